@@ -1,0 +1,61 @@
+// Key layout of the paperdb RocksDB store. The on-disk format is defined here
+// and only here; bump kSchemaVersion for any incompatible change. Do not
+// change an existing layout: it is on disk.
+//
+//   column family  key                          value
+//   "meta"         "schema_version"             decimal kSchemaVersion
+//   "meta"         "stats"                      paperdb.storage.v1.CorpusStats
+//   "papers"       PaperKey(doc_id)             paperdb.storage.v1.PaperRecord
+//   "paper_ids"    external paper id            PaperKey(doc_id)
+//   "postings"     PostingKey(term, first_doc)  a posting block (posting_block.h)
+//   "terms"        term                         varint32 document frequency
+//
+// doc_id is the dense internal number postings use, assigned in ingest order
+// from 0. It is encoded big-endian, so RocksDB's bytewise order is numeric
+// order and a scan of "papers" or of one term's postings runs in doc order.
+// Terms never contain NUL, so PostingPrefix(term) cannot be a prefix of
+// another term's keys.
+
+#ifndef PAPERDB_STORAGE_KEYS_H_
+#define PAPERDB_STORAGE_KEYS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace paperdb::storage {
+
+inline constexpr int kSchemaVersion = 1;
+
+// Column families, in the order they are created.
+enum class Column { kMeta = 0, kPapers, kPaperIds, kPostings, kTerms };
+inline constexpr int kColumnCount = 5;
+
+// RocksDB name of `column`, e.g. "papers".
+const char* ColumnName(Column column);
+
+inline constexpr absl::string_view kSchemaVersionKey = "schema_version";
+inline constexpr absl::string_view kStatsKey = "stats";
+
+// The 4-byte big-endian key of paper `doc_id`.
+std::string PaperKey(uint32_t doc_id);
+
+// Inverse of PaperKey(). INVALID_ARGUMENT unless `key` is exactly 4 bytes.
+absl::StatusOr<uint32_t> DocIdFromPaperKey(absl::string_view key);
+
+// `term` + '\0': every posting block key of `term` starts with this.
+std::string PostingPrefix(absl::string_view term);
+
+// Key of the posting block of `term` whose first doc id is `first_doc`.
+// REQUIRES: `term` contains no NUL byte.
+std::string PostingKey(absl::string_view term, uint32_t first_doc);
+
+// The first doc id of the posting block with key `key`. INVALID_ARGUMENT if
+// `key` is shorter than 5 bytes or lacks the NUL separator.
+absl::StatusOr<uint32_t> FirstDocFromPostingKey(absl::string_view key);
+
+}  // namespace paperdb::storage
+
+#endif  // PAPERDB_STORAGE_KEYS_H_

@@ -1,0 +1,213 @@
+#include "paperdb/storage/store.h"
+
+#include <filesystem>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "paperdb/common/status_macros.h"
+#include "paperdb/storage/rocksdb_status.h"
+#include "rocksdb/db.h"
+#include "rocksdb/options.h"
+#include "rocksdb/slice.h"
+#include "rocksdb/table.h"
+#include "rocksdb/write_batch.h"
+
+namespace paperdb::storage {
+namespace {
+
+rocksdb::Slice ToSlice(absl::string_view s) {
+  return rocksdb::Slice(s.data(), s.size());
+}
+
+absl::string_view ToView(const rocksdb::Slice& s) {
+  return absl::string_view(s.data(), s.size());
+}
+
+rocksdb::ColumnFamilyOptions ColumnOptions() {
+  rocksdb::ColumnFamilyOptions options;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(256 << 20);  // Shared by all CFs.
+  table.block_size = 16 << 10;
+  table.cache_index_and_filter_blocks = true;
+  static const std::shared_ptr<rocksdb::TableFactory> kFactory(
+      rocksdb::NewBlockBasedTableFactory(table));
+  options.table_factory = kFactory;
+  options.compression = rocksdb::kLZ4Compression;
+  return options;
+}
+
+std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, ColumnOptions());
+  for (int i = 0; i < kColumnCount; ++i) {
+    descriptors.emplace_back(ColumnName(static_cast<Column>(i)), ColumnOptions());
+  }
+  return descriptors;
+}
+
+}  // namespace
+
+WriteBatch::WriteBatch() = default;
+WriteBatch::~WriteBatch() = default;
+
+void WriteBatch::Put(Column column, absl::string_view key,
+                     absl::string_view value) {
+  entries_.push_back({column, std::string(key), std::string(value), false});
+  byte_size_ += key.size() + value.size() + 8;
+}
+
+void WriteBatch::Delete(Column column, absl::string_view key) {
+  entries_.push_back({column, std::string(key), std::string(), true});
+  byte_size_ += key.size() + 8;
+}
+
+size_t WriteBatch::ByteSize() const { return byte_size_; }
+
+StoreIterator::StoreIterator(std::unique_ptr<rocksdb::Iterator> it)
+    : it_(std::move(it)) {}
+StoreIterator::~StoreIterator() = default;
+void StoreIterator::Seek(absl::string_view target) { it_->Seek(ToSlice(target)); }
+bool StoreIterator::Valid() const { return it_->Valid(); }
+void StoreIterator::Next() { it_->Next(); }
+absl::string_view StoreIterator::key() const { return ToView(it_->key()); }
+absl::string_view StoreIterator::value() const { return ToView(it_->value()); }
+absl::Status StoreIterator::status() const {
+  return FromRocksDbStatus(it_->status(), "iterating store");
+}
+
+Store::Store(std::string path, bool secondary)
+    : path_(std::move(path)), secondary_(secondary) {}
+
+Store::~Store() {
+  if (db_ == nullptr) return;
+  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
+    db_->DestroyColumnFamilyHandle(handle);
+  }
+  handles_.clear();
+  db_->Close().PermitUncheckedError();
+}
+
+absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(const std::string& path) {
+  std::error_code error;
+  std::filesystem::create_directories(path, error);
+  if (error) {
+    return absl::InternalError(
+        absl::StrCat("creating store directory ", path, ": ", error.message()));
+  }
+  rocksdb::DBOptions options;
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  options.max_background_jobs = 2;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s =
+      rocksdb::DB::Open(options, path, Descriptors(), &handles, &db);
+  if (!s.ok()) {
+    if (s.IsIOError() && s.ToString().find("lock") != std::string::npos) {
+      return absl::UnavailableError(absl::StrCat(
+          "store ", path, " is locked by another writer: ", s.ToString()));
+    }
+    return FromRocksDbStatus(s, absl::StrCat("opening store ", path));
+  }
+  std::unique_ptr<Store> store(new Store(path, /*secondary=*/false));
+  store->db_.reset(db);
+  store->db_->DestroyColumnFamilyHandle(handles[0]);  // "default" is unused.
+  store->handles_.assign(handles.begin() + 1, handles.end());
+  PAPERDB_RETURN_IF_ERROR(store->CheckSchema(/*create=*/true));
+  return store;
+}
+
+absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
+    const std::string& path, const std::string& secondary_path) {
+  if (!std::filesystem::exists(std::filesystem::path(path) / "CURRENT")) {
+    return absl::NotFoundError(
+        absl::StrCat("no paperdb store at ", path, " (run ingest_service first)"));
+  }
+  std::error_code ignored;
+  std::filesystem::create_directories(secondary_path, ignored);
+  rocksdb::DBOptions options;
+  options.max_open_files = -1;  // Required by secondary instances.
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
+      options, path, secondary_path, Descriptors(), &handles, &db);
+  if (!s.ok()) {
+    return FromRocksDbStatus(s, absl::StrCat("opening store ", path, " as secondary"));
+  }
+  std::unique_ptr<Store> store(new Store(path, /*secondary=*/true));
+  store->db_.reset(db);
+  store->db_->DestroyColumnFamilyHandle(handles[0]);
+  store->handles_.assign(handles.begin() + 1, handles.end());
+  PAPERDB_RETURN_IF_ERROR(store->CheckSchema(/*create=*/false));
+  return store;
+}
+
+absl::Status Store::CheckSchema(bool create) {
+  absl::StatusOr<std::string> stored = Get(Column::kMeta, kSchemaVersionKey);
+  if (absl::IsNotFound(stored.status()) && create) {
+    WriteBatch batch;
+    batch.Put(Column::kMeta, kSchemaVersionKey, absl::StrCat(kSchemaVersion));
+    return Write(batch);
+  }
+  if (!stored.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "store ", path_, " has no schema version: ", stored.status().message()));
+  }
+  int version = 0;
+  if (!absl::SimpleAtoi(*stored, &version) || version != kSchemaVersion) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("store ", path_, " has schema version '", *stored,
+                     "', this build reads version ", kSchemaVersion));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Store::Get(Column column, absl::string_view key) const {
+  std::string value;
+  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(),
+                                     handles_[static_cast<int>(column)],
+                                     ToSlice(key), &value);
+  if (!s.ok()) {
+    return FromRocksDbStatus(s, absl::StrCat("reading ", ColumnName(column)));
+  }
+  return value;
+}
+
+absl::Status Store::Write(const WriteBatch& batch) {
+  if (secondary_) {
+    return absl::InvalidArgumentError("store is open read-only (secondary)");
+  }
+  rocksdb::WriteBatch rb(batch.ByteSize() + 64);
+  for (const WriteBatch::Entry& e : batch.entries_) {
+    rocksdb::ColumnFamilyHandle* cf = handles_[static_cast<int>(e.column)];
+    const rocksdb::Status s = e.is_delete ? rb.Delete(cf, ToSlice(e.key))
+                                          : rb.Put(cf, ToSlice(e.key), ToSlice(e.value));
+    if (!s.ok()) return FromRocksDbStatus(s, "building write batch");
+  }
+  rocksdb::WriteOptions options;
+  options.sync = true;
+  return FromRocksDbStatus(db_->Write(options, &rb), "writing batch");
+}
+
+std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
+  return std::make_unique<StoreIterator>(std::unique_ptr<rocksdb::Iterator>(
+      db_->NewIterator(rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
+}
+
+absl::Status Store::CatchUp() {
+  if (!secondary_) return absl::OkStatus();
+  return FromRocksDbStatus(db_->TryCatchUpWithPrimary(), "catching up with writer");
+}
+
+absl::Status Store::Compact() {
+  if (secondary_) return absl::InvalidArgumentError("store is open read-only");
+  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
+    PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(
+        db_->CompactRange(rocksdb::CompactRangeOptions(), handle, nullptr, nullptr),
+        "compacting store"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace paperdb::storage

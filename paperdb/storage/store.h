@@ -1,0 +1,133 @@
+// Store: the RocksDB database that holds paperdb's records and index, opened
+// either as the single writer (primary) or as a read-only secondary that
+// follows the writer (RocksDB's DB::OpenAsSecondary).
+
+#ifndef PAPERDB_STORAGE_STORE_H_
+#define PAPERDB_STORAGE_STORE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "paperdb/storage/keys.h"
+
+namespace rocksdb {
+class ColumnFamilyHandle;
+class DB;
+class Iterator;
+class WriteBatch;
+}  // namespace rocksdb
+
+namespace paperdb::storage {
+
+// A set of writes applied atomically by Store::Write().
+// Not thread-safe.
+class WriteBatch {
+ public:
+  WriteBatch();
+  WriteBatch(const WriteBatch&) = delete;
+  WriteBatch& operator=(const WriteBatch&) = delete;
+  ~WriteBatch();
+
+  void Put(Column column, absl::string_view key, absl::string_view value);
+  void Delete(Column column, absl::string_view key);
+  // Bytes the batch will write (keys, values and framing).
+  size_t ByteSize() const;
+
+ private:
+  friend class Store;
+  struct Entry {
+    Column column;
+    std::string key;
+    std::string value;
+    bool is_delete;
+  };
+  std::vector<Entry> entries_;
+  size_t byte_size_ = 0;
+};
+
+// Iterates one column family in key order. Views returned by key() and
+// value() stay valid until the next call that moves the iterator.
+// Not thread-safe; must be destroyed before its Store.
+class StoreIterator {
+ public:
+  explicit StoreIterator(std::unique_ptr<rocksdb::Iterator> it);
+  StoreIterator(const StoreIterator&) = delete;
+  StoreIterator& operator=(const StoreIterator&) = delete;
+  ~StoreIterator();
+
+  // Positions at the first key >= `target`.
+  void Seek(absl::string_view target);
+  bool Valid() const;
+  void Next();
+  absl::string_view key() const;
+  absl::string_view value() const;
+  // Non-OK if iteration stopped because of an error (not at the end).
+  absl::Status status() const;
+
+ private:
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+
+// Owns the RocksDB instance and its column families.
+// Thread safety: all methods may run concurrently, except that CatchUp()
+// must not run concurrently with reads that need one consistent view
+// (callers serialize them; see query_service's catch-up lock).
+class Store {
+ public:
+  // Opens the store at `path` for writing, creating it (with every column
+  // family and the schema version) if missing. FAILED_PRECONDITION if it
+  // holds another schema version; UNAVAILABLE if another process holds the
+  // writer lock; INTERNAL for I/O errors.
+  static absl::StatusOr<std::unique_ptr<Store>> OpenPrimary(
+      const std::string& path);
+
+  // Opens the existing store at `path` read-only as a secondary instance
+  // that keeps its own info log and state in `secondary_path` (created if
+  // missing). Call CatchUp() to see later writes. NOT_FOUND if `path` holds
+  // no store; FAILED_PRECONDITION on a schema version mismatch.
+  static absl::StatusOr<std::unique_ptr<Store>> OpenSecondary(
+      const std::string& path, const std::string& secondary_path);
+
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+  ~Store();
+
+  // The value of `key`. NOT_FOUND if absent; INTERNAL on I/O errors.
+  absl::StatusOr<std::string> Get(Column column, absl::string_view key) const;
+
+  // Applies `batch` atomically and durably (synced WAL). INVALID_ARGUMENT on
+  // a secondary instance.
+  absl::Status Write(const WriteBatch& batch);
+
+  // A new iterator over `column`, reading the state at the time of the call.
+  std::unique_ptr<StoreIterator> NewIterator(Column column) const;
+
+  // Secondary only: applies the writer's changes made since the last call.
+  // Each WriteBatch of the writer becomes visible whole or not at all.
+  absl::Status CatchUp();
+
+  // Flushes memtables to SST files and compacts the whole store: smaller and
+  // faster to read. Primary only.
+  absl::Status Compact();
+
+  bool is_secondary() const { return secondary_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  Store(std::string path, bool secondary);
+  absl::Status CheckSchema(bool create);
+
+  std::string path_;
+  bool secondary_;
+  // Handles must be destroyed before db_; ~Store() does it explicitly.
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // By Column; owned.
+};
+
+}  // namespace paperdb::storage
+
+#endif  // PAPERDB_STORAGE_STORE_H_

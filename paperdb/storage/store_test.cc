@@ -1,0 +1,121 @@
+#include "paperdb/storage/store.h"
+
+#include <filesystem>
+
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::storage {
+namespace {
+
+using ::paperdb::testing::IsOk;
+using ::paperdb::testing::StatusIs;
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           (std::string("paperdb_store_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string db() const { return (dir_ / "db").string(); }
+  std::string secondary() const { return (dir_ / "secondary").string(); }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(StoreTest, WritesAreReadBack) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  WriteBatch batch;
+  batch.Put(Column::kPapers, PaperKey(7), "record");
+
+  ASSERT_THAT((*store)->Write(batch), IsOk());
+
+  auto value = (*store)->Get(Column::kPapers, PaperKey(7));
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "record");
+  EXPECT_THAT((*store)->Get(Column::kPapers, PaperKey(8)),
+              StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+
+  auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
+
+  ASSERT_THAT(version, IsOk());
+  EXPECT_EQ(*version, "1");
+}
+
+TEST_F(StoreTest, RejectsOtherSchemaVersion) {
+  {
+    auto store = Store::OpenPrimary(db());
+    ASSERT_THAT(store, IsOk());
+    WriteBatch batch;
+    batch.Put(Column::kMeta, kSchemaVersionKey, "99");
+    ASSERT_THAT((*store)->Write(batch), IsOk());
+  }
+
+  EXPECT_THAT(Store::OpenPrimary(db()),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+}
+
+TEST_F(StoreTest, SecondWriterIsUnavailable) {
+  auto first = Store::OpenPrimary(db());
+  ASSERT_THAT(first, IsOk());
+
+  EXPECT_THAT(Store::OpenPrimary(db()), StatusIs(absl::StatusCode::kUnavailable));
+}
+
+TEST_F(StoreTest, SecondaryOfMissingStoreIsNotFound) {
+  EXPECT_THAT(Store::OpenSecondary(db(), secondary()),
+              StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST_F(StoreTest, SecondarySeesWritesAfterCatchUp) {
+  auto primary = Store::OpenPrimary(db());
+  ASSERT_THAT(primary, IsOk());
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  WriteBatch batch;
+  batch.Put(Column::kTerms, "delay", "1");
+  ASSERT_THAT((*primary)->Write(batch), IsOk());
+  EXPECT_THAT((*reader)->Get(Column::kTerms, "delay"),
+              StatusIs(absl::StatusCode::kNotFound));
+
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+
+  auto value = (*reader)->Get(Column::kTerms, "delay");
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "1");
+  EXPECT_THAT((*reader)->Write(batch), StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+TEST_F(StoreTest, IteratorVisitsKeysInOrder) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  WriteBatch batch;
+  batch.Put(Column::kPapers, PaperKey(256), "b");
+  batch.Put(Column::kPapers, PaperKey(2), "a");
+  ASSERT_THAT((*store)->Write(batch), IsOk());
+
+  auto it = (*store)->NewIterator(Column::kPapers);
+  it->Seek(PaperKey(0));
+
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->value(), "a");
+  it->Next();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->value(), "b");
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_THAT(it->status(), IsOk());
+}
+
+}  // namespace
+}  // namespace paperdb::storage

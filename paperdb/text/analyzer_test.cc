@@ -1,0 +1,51 @@
+#include "paperdb/text/analyzer.h"
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace paperdb::text {
+namespace {
+
+using ::testing::ElementsAre;
+
+std::vector<std::string> Terms(absl::string_view text) {
+  std::vector<std::string> terms;
+  for (const AnalyzedToken& t : ThreadLocalAnalyzer().Analyze(text)) {
+    terms.push_back(t.term);
+  }
+  return terms;
+}
+
+TEST(AnalyzerTest, FoldsCaseAndStemsEnglish) {
+  EXPECT_THAT(Terms("Spiking Neural Networks delays"),
+              ElementsAre("spike", "neural", "network", "delay"));
+}
+
+TEST(AnalyzerTest, TypographicAndAsciiApostrophesGiveTheSameTerm) {
+  EXPECT_EQ(Terms("model\xE2\x80\x99s"), Terms("model's"));
+  EXPECT_THAT(Terms("model's"), ElementsAre("model"));
+}
+
+TEST(AnalyzerTest, NfkcFoldsCompatibilityCharacters) {
+  // U+FB01 LATIN SMALL LIGATURE FI and fullwidth letters.
+  EXPECT_THAT(Terms("\xEF\xAC\x81nd \xEF\xBC\xA7\xEF\xBC\xB0\xEF\xBC\xB5"),
+              ElementsAre("find", "gpu"));
+}
+
+TEST(AnalyzerTest, MarksStopwordsAndKeepsTheirPositions) {
+  const std::vector<AnalyzedToken> tokens =
+      ThreadLocalAnalyzer().Analyze("leading the indicators");
+
+  ASSERT_EQ(tokens.size(), 3u);
+  EXPECT_FALSE(tokens[0].stopword);
+  EXPECT_TRUE(tokens[1].stopword);
+  EXPECT_EQ(tokens[2].term, "indic");
+  EXPECT_EQ(tokens[2].position, 2u);
+  EXPECT_EQ(tokens[2].start_byte, 12u);
+}
+
+}  // namespace
+}  // namespace paperdb::text

@@ -1,0 +1,82 @@
+#include "paperdb/text/tokenizer.h"
+
+#include "unicode/uchar.h"
+#include "unicode/utf8.h"
+
+namespace paperdb::text {
+namespace {
+
+bool IsWordChar(UChar32 c) {
+  if (c < 0x80) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9');
+  }
+  if (u_isalnum(c)) return true;
+  const int8_t type = u_charType(c);
+  return type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
+}
+
+bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }
+
+bool IsDigit(UChar32 c) { return u_isdigit(c); }
+
+// Decodes the code point at byte `i`; returns -1 past the end or for an
+// ill-formed sequence. Sets `next` to the byte after it.
+UChar32 DecodeAt(const uint8_t* s, int32_t length, int32_t i, int32_t* next) {
+  if (i >= length) {
+    *next = i;
+    return -1;
+  }
+  UChar32 c;
+  U8_NEXT(s, i, length, c);
+  *next = i;
+  return c;
+}
+
+}  // namespace
+
+std::vector<TokenSpan> Tokenize(absl::string_view text) {
+  std::vector<TokenSpan> tokens;
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  int32_t i = 0;
+  int32_t token_start = -1;
+  UChar32 prev = -1;  // Last code point of the current token.
+  while (i < length) {
+    int32_t next;
+    const UChar32 c = DecodeAt(s, length, i, &next);
+    if (c >= 0 && IsWordChar(c)) {
+      if (token_start < 0) token_start = i;
+      prev = c;
+      i = next;
+      continue;
+    }
+    if (token_start >= 0 && c >= 0) {
+      // A joiner is kept only between two characters of the right kind.
+      int32_t after;
+      const UChar32 following = DecodeAt(s, length, next, &after);
+      const bool joins =
+          following >= 0 &&
+          ((IsApostrophe(c) && u_isalpha(prev) && u_isalpha(following)) ||
+           ((c == '.' || c == ',') && IsDigit(prev) && IsDigit(following)));
+      if (joins) {
+        prev = following;
+        i = after;
+        continue;
+      }
+    }
+    if (token_start >= 0) {
+      tokens.push_back({static_cast<uint32_t>(token_start),
+                        static_cast<uint32_t>(i)});
+      token_start = -1;
+    }
+    i = next;
+  }
+  if (token_start >= 0) {
+    tokens.push_back(
+        {static_cast<uint32_t>(token_start), static_cast<uint32_t>(length)});
+  }
+  return tokens;
+}
+
+}  // namespace paperdb::text

@@ -1,0 +1,42 @@
+#include "paperdb/text/utf8.h"
+
+#include "unicode/utf8.h"
+
+namespace paperdb::text {
+
+std::optional<size_t> FindInvalidUtf8(absl::string_view bytes) {
+  const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
+  const int32_t length = static_cast<int32_t>(bytes.size());
+  int32_t i = 0;
+  while (i < length) {
+    if (s[i] < 0x80) {  // ASCII fast path.
+      ++i;
+      continue;
+    }
+    const int32_t start = i;
+    UChar32 c;
+    U8_NEXT(s, i, length, c);
+    if (c < 0) return static_cast<size_t>(start);
+  }
+  return std::nullopt;
+}
+
+int Utf8SequenceLength(unsigned char lead) {
+  if (lead < 0xC0) return 1;
+  if (lead < 0xE0) return 2;
+  if (lead < 0xF0) return 3;
+  if (lead < 0xF8) return 4;
+  return 1;
+}
+
+TextOffset OffsetConverter::Convert(uint32_t byte_offset) {
+  while (at_.byte < byte_offset && at_.byte < text_.size()) {
+    const int n = Utf8SequenceLength(static_cast<unsigned char>(text_[at_.byte]));
+    at_.byte += n;
+    at_.code_point += 1;
+    at_.utf16 += (n == 4) ? 2 : 1;
+  }
+  return at_;
+}
+
+}  // namespace paperdb::text

@@ -1,0 +1,50 @@
+// UTF-8 validation and offset conversion. paperdb's canonical offsets are
+// UTF-8 byte offsets; the API also reports code points and UTF-16 code units.
+
+#ifndef PAPERDB_TEXT_UTF8_H_
+#define PAPERDB_TEXT_UTF8_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "absl/strings/string_view.h"
+
+namespace paperdb::text {
+
+// Returns the byte offset of the first byte of `bytes` that does not begin a
+// well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or code
+// points above U+10FFFF), or nullopt if all of `bytes` is valid.
+std::optional<size_t> FindInvalidUtf8(absl::string_view bytes);
+
+// Length in bytes of the UTF-8 sequence that starts with `lead`; 1 for a
+// byte that cannot start one.
+int Utf8SequenceLength(unsigned char lead);
+
+// Offsets of one position in a UTF-8 string, in the three units of the API.
+struct TextOffset {
+  uint32_t byte = 0;        // UTF-8 bytes.
+  uint32_t code_point = 0;  // Unicode code points.
+  uint32_t utf16 = 0;       // UTF-16 code units (2 per supplementary character).
+};
+
+// Converts byte offsets of one string to TextOffset. Offsets must be given in
+// non-decreasing order, so a sweep over a string costs O(length) in all.
+// Holds a view of `text`: the bytes must outlive the converter.
+// Not thread-safe.
+class OffsetConverter {
+ public:
+  explicit OffsetConverter(absl::string_view text) : text_(text) {}
+
+  // REQUIRES: byte_offset >= every offset passed before, <= text.size(), and
+  // at a character boundary.
+  TextOffset Convert(uint32_t byte_offset);
+
+ private:
+  absl::string_view text_;
+  TextOffset at_;
+};
+
+}  // namespace paperdb::text
+
+#endif  // PAPERDB_TEXT_UTF8_H_

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, exactly the Debian 12 packages paperdb needs to build,
+# test and lint. Idempotent: packages already present are left alone, and
+# nothing is fetched when all of them are installed.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
+  grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
+  libicu-dev libstemmer-dev libxxhash-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+# buf (for `buf lint`) comes from npm; Node.js may come from any source.
+if ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)
+fi
+
+if ((${#missing[@]} > 0)); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  echo "install_deps: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
