@@ -68,6 +68,9 @@ StoreIterator::StoreIterator(std::unique_ptr<rocksdb::Iterator> it)
     : it_(std::move(it)) {}
 StoreIterator::~StoreIterator() = default;
 void StoreIterator::Seek(absl::string_view target) { it_->Seek(ToSlice(target)); }
+void StoreIterator::SeekForPrev(absl::string_view target) {
+  it_->SeekForPrev(ToSlice(target));
+}
 bool StoreIterator::Valid() const { return it_->Valid(); }
 void StoreIterator::Next() { it_->Next(); }
 absl::string_view StoreIterator::key() const { return ToView(it_->key()); }

@@ -61,6 +61,8 @@ class StoreIterator {
 
   // Positions at the first key >= `target`.
   void Seek(absl::string_view target);
+  // Positions at the last key <= `target`.
+  void SeekForPrev(absl::string_view target);
   bool Valid() const;
   void Next();
   absl::string_view key() const;

@@ -1,0 +1,127 @@
+#include "paperdb/index/index_writer.h"
+
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "paperdb/index/posting_iterator.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::index {
+namespace {
+
+using ::paperdb::testing::IsOk;
+using ::testing::ElementsAre;
+
+v1::Paper MakePaper(const std::string& id, const std::string& abstract,
+                    const std::string& file = "a.txt") {
+  v1::Paper paper;
+  paper.set_id(id);
+  paper.set_name("papers/" + id);
+  paper.set_abstract(abstract);
+  paper.add_sources()->set_file_name(file);
+  return paper;
+}
+
+class IndexWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           (std::string("paperdb_writer_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    auto store = storage::Store::OpenPrimary(dir_.string());
+    ASSERT_THAT(store, IsOk());
+    store_ = *std::move(store);
+    auto writer = IndexWriter::Create(store_.get());
+    ASSERT_THAT(writer, IsOk());
+    writer_ = *std::move(writer);
+  }
+  void TearDown() override {
+    writer_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<IndexWriter> writer_;
+};
+
+TEST_F(IndexWriterTest, AddsPapersAndIndexesTheirTerms) {
+  auto result = writer_->Commit({MakePaper("p1", "Spiking networks learn delays."),
+                                 MakePaper("p2", "Delays in delays.")});
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->added, 2);
+
+  PostingIterator delay(*store_, "delay");
+
+  ASSERT_EQ(delay.doc(), 0u);
+  EXPECT_EQ(delay.tf(), 1u);
+  EXPECT_EQ(delay.doc_length(), 4u);
+  delay.Next();
+  ASSERT_EQ(delay.doc(), 1u);
+  EXPECT_EQ(delay.tf(), 2u);
+  EXPECT_THAT(*delay.Positions(), ElementsAre(0, 2));
+  delay.Next();
+  EXPECT_EQ(delay.doc(), kNoMoreDocs);
+  EXPECT_THAT(delay.status(), IsOk());
+  EXPECT_EQ(writer_->stats().doc_count(), 2u);
+  EXPECT_EQ(writer_->stats().total_doc_length_terms(), 7u);
+}
+
+TEST_F(IndexWriterTest, SecondCommitOfSamePapersChangesNothing) {
+  ASSERT_THAT(writer_->Commit({MakePaper("p1", "alpha beta")}), IsOk());
+
+  auto again = writer_->Commit({MakePaper("p1", "alpha beta"), MakePaper("p1", "alpha beta")});
+
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(again->added, 0);
+  EXPECT_EQ(again->unchanged, 1);
+  EXPECT_EQ(again->skipped, 1);
+  EXPECT_EQ(writer_->stats().doc_count(), 1u);
+  auto df = store_->Get(storage::Column::kTerms, "alpha");
+  ASSERT_THAT(df, IsOk());
+  EXPECT_EQ(*df, std::string(1, '\x01'));
+}
+
+TEST_F(IndexWriterTest, SamePaperFromAnotherFileGainsASource) {
+  ASSERT_THAT(writer_->Commit({MakePaper("p1", "alpha", "a.txt")}), IsOk());
+
+  ASSERT_THAT(writer_->Commit({MakePaper("p1", "alpha", "b.txt")}), IsOk());
+
+  storage::PaperTable table(store_.get());
+  auto record = table.Get(0);
+  ASSERT_THAT(record, IsOk());
+  ASSERT_EQ(record->paper().sources_size(), 2);
+  EXPECT_EQ(record->paper().sources(1).file_name(), "b.txt");
+}
+
+TEST_F(IndexWriterTest, AdvanceSkipsAcrossBlocksAndCommits) {
+  // 300 papers in two commits: the term "common" spans blocks of both.
+  std::vector<v1::Paper> first, second;
+  for (int i = 0; i < 300; ++i) {
+    (i < 150 ? first : second)
+        .push_back(MakePaper("p" + std::to_string(i),
+                             "common " + std::string(i % 3 == 0 ? "rare" : "x")));
+  }
+  ASSERT_THAT(writer_->Commit(first), IsOk());
+  ASSERT_THAT(writer_->Commit(second), IsOk());
+
+  PostingIterator common(*store_, "common");
+  common.Advance(140);
+  EXPECT_EQ(common.doc(), 140u);
+  common.Advance(290);
+  EXPECT_EQ(common.doc(), 290u);
+  common.Advance(299);
+  EXPECT_EQ(common.doc(), 299u);
+  common.Next();
+  EXPECT_EQ(common.doc(), kNoMoreDocs);
+
+  PostingIterator rare(*store_, "rare");
+  rare.Advance(151);
+  EXPECT_EQ(rare.doc(), 153u);
+}
+
+}  // namespace
+}  // namespace paperdb::index

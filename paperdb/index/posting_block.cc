@@ -1,0 +1,151 @@
+#include "paperdb/index/posting_block.h"
+
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "paperdb/index/varint.h"
+
+namespace paperdb::index {
+namespace {
+
+absl::Status Malformed(absl::string_view what) {
+  return absl::DataLossError(absl::StrCat("posting block: malformed ", what));
+}
+
+}  // namespace
+
+void PostingBlockBuilder::Add(uint32_t doc, uint32_t doc_length,
+                              const std::vector<uint32_t>& positions) {
+  docs_.push_back(doc);
+  tfs_.push_back(static_cast<uint32_t>(positions.size()));
+  lengths_.push_back(doc_length);
+  positions_.insert(positions_.end(), positions.begin(), positions.end());
+}
+
+std::string PostingBlockBuilder::Finish() const {
+  std::string body;
+  uint32_t prev = docs_.front();
+  for (uint32_t doc : docs_) {
+    PutVarint32(doc - prev, &body);
+    prev = doc;
+  }
+  for (uint32_t tf : tfs_) PutVarint32(tf, &body);
+  for (uint32_t length : lengths_) PutVarint32(length, &body);
+  const size_t postings_bytes = body.size();
+  size_t p = 0;
+  for (uint32_t tf : tfs_) {
+    uint32_t prev_position = 0;
+    for (uint32_t j = 0; j < tf; ++j, ++p) {
+      PutVarint32(positions_[p] - prev_position, &body);
+      prev_position = positions_[p];
+    }
+  }
+  std::string out;
+  PutVarint32(static_cast<uint32_t>(docs_.size()), &out);
+  PutVarint32(docs_.back() - docs_.front(), &out);
+  PutVarint32(*std::max_element(tfs_.begin(), tfs_.end()), &out);
+  PutVarint32(*std::min_element(lengths_.begin(), lengths_.end()), &out);
+  PutVarint32(static_cast<uint32_t>(postings_bytes), &out);
+  out += body;
+  return out;
+}
+
+namespace {
+
+// Decodes the header; leaves *p at the start of the docs section and sets
+// *postings_bytes.
+absl::StatusOr<PostingBlockHeader> DecodeHeader(uint32_t first_doc, const char** p,
+                                                const char* limit,
+                                                uint32_t* postings_bytes) {
+  PostingBlockHeader h;
+  uint32_t span = 0;
+  if (!GetVarint32(p, limit, &h.count) || !GetVarint32(p, limit, &span) ||
+      !GetVarint32(p, limit, &h.max_tf) || !GetVarint32(p, limit, &h.min_doc_length) ||
+      !GetVarint32(p, limit, postings_bytes)) {
+    return Malformed("header");
+  }
+  if (h.count == 0 || h.count > kMaxPostingsPerBlock ||
+      span > UINT32_MAX - first_doc || *postings_bytes > limit - *p) {
+    return Malformed("header");
+  }
+  h.last_doc = first_doc + span;
+  return h;
+}
+
+}  // namespace
+
+absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(uint32_t first_doc,
+                                                            absl::string_view value) {
+  const char* p = value.data();
+  uint32_t postings_bytes = 0;
+  return DecodeHeader(first_doc, &p, value.data() + value.size(), &postings_bytes);
+}
+
+absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
+                                                  absl::string_view value) {
+  const char* p = value.data();
+  const char* const limit = value.data() + value.size();
+  uint32_t postings_bytes = 0;
+  absl::StatusOr<PostingBlockHeader> header =
+      DecodeHeader(first_doc, &p, limit, &postings_bytes);
+  if (!header.ok()) return header.status();
+  PostingBlock block;
+  block.header_ = *header;
+  const char* const postings_end = p + postings_bytes;
+  const uint32_t n = header->count;
+  block.docs_.resize(n);
+  block.tfs_.resize(n);
+  block.lengths_.resize(n);
+  uint32_t doc = first_doc;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t gap = 0;
+    if (!GetVarint32(&p, postings_end, &gap) || gap > UINT32_MAX - doc ||
+        (i > 0 && gap == 0)) {
+      return Malformed("doc gaps");
+    }
+    doc += gap;
+    block.docs_[i] = doc;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!GetVarint32(&p, postings_end, &block.tfs_[i]) || block.tfs_[i] == 0) {
+      return Malformed("term frequencies");
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!GetVarint32(&p, postings_end, &block.lengths_[i])) {
+      return Malformed("document lengths");
+    }
+  }
+  if (p != postings_end || doc != header->last_doc) return Malformed("postings");
+  block.positions_data_.assign(postings_end, limit);
+  return block;
+}
+
+absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
+  if (i < positions_decoded_for_) {  // Going back: restart from the top.
+    positions_decoded_for_ = 0;
+    positions_cursor_ = 0;
+  }
+  const char* const base = positions_data_.data();
+  const char* const limit = base + positions_data_.size();
+  const char* p = base + positions_cursor_;
+  uint32_t ignored = 0;
+  for (; positions_decoded_for_ < i; ++positions_decoded_for_) {
+    for (uint32_t j = 0; j < tfs_[positions_decoded_for_]; ++j) {
+      if (!GetVarint32(&p, limit, &ignored)) return Malformed("positions");
+    }
+  }
+  positions_cursor_ = static_cast<size_t>(p - base);
+  std::vector<uint32_t> positions(tfs_[i]);
+  uint32_t position = 0;
+  for (uint32_t j = 0; j < tfs_[i]; ++j) {
+    uint32_t gap = 0;
+    if (!GetVarint32(&p, limit, &gap)) return Malformed("positions");
+    position += gap;
+    positions[j] = position;
+  }
+  return positions;
+}
+
+}  // namespace paperdb::index
