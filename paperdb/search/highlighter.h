@@ -1,0 +1,52 @@
+// Highlights and snippets: where in an abstract a query matched, and a short
+// window of it around the best passage. All offsets are UTF-8 byte offsets
+// into the abstract; they always fall on character boundaries.
+
+#ifndef PAPERDB_SEARCH_HIGHLIGHTER_H_
+#define PAPERDB_SEARCH_HIGHLIGHTER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "paperdb/search/query.h"
+
+namespace paperdb::search {
+
+// A half-open byte range [start, end).
+struct ByteSpan {
+  uint32_t start = 0;
+  uint32_t end = 0;
+  bool operator==(const ByteSpan& other) const {
+    return start == other.start && end == other.end;
+  }
+};
+
+// The spans of `text` that match the required clauses of `query`: each
+// occurrence of a term clause's term, and for a phrase clause one span per
+// occurrence of the whole phrase (its words elsewhere are not marked). With
+// `any_terms` (the any-term fallback), every non-stopword term of a required
+// clause is marked wherever it occurs. Sorted by start; overlapping spans
+// are merged.
+std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query,
+                                bool any_terms);
+
+// A window of an abstract.
+struct SnippetWindow {
+  ByteSpan range;                     // The window, in the abstract.
+  std::vector<ByteSpan> highlights;   // Inside the window, relative to its start.
+  bool truncated_start = false;       // Text precedes the window.
+  bool truncated_end = false;         // Text follows the window.
+};
+
+// Chooses a window of at most `max_code_points` code points of `text` that
+// holds the most `highlights` (sorted, as from Highlight()), preferring the
+// earliest; without highlights, the start of the text. The window starts and
+// ends at word boundaries where possible and never inside a character.
+SnippetWindow MakeSnippet(absl::string_view text,
+                          const std::vector<ByteSpan>& highlights,
+                          uint32_t max_code_points);
+
+}  // namespace paperdb::search
+
+#endif  // PAPERDB_SEARCH_HIGHLIGHTER_H_

@@ -1,0 +1,83 @@
+#include "paperdb/search/highlighter.h"
+
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "paperdb/search/query_parser.h"
+
+namespace paperdb::search {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+
+std::vector<ByteSpan> HighlightQuery(absl::string_view text, absl::string_view query,
+                                     bool any_terms = false) {
+  return Highlight(text, *ParseQuery(query), any_terms);
+}
+
+TEST(HighlighterTest, MarksEveryOccurrenceOfATermInAnyInflection) {
+  EXPECT_THAT(HighlightQuery("Delays matter; a delay.", "delays"),
+              ElementsAre(ByteSpan{0, 6}, ByteSpan{17, 22}));
+}
+
+TEST(HighlighterTest, PhraseIsOneSpanAndLooseWordsAreNotMarked) {
+  //                          0         1         2         3         4
+  //                          0123456789012345678901234567890123456789012345
+  const std::string text = "indicators lead; leading indicators are used";
+
+  EXPECT_THAT(HighlightQuery(text, "\"leading indicators\""),
+              ElementsAre(ByteSpan{17, 35}));
+}
+
+TEST(HighlighterTest, AnyTermModeMarksEachNonStopword) {
+  EXPECT_THAT(HighlightQuery("graphs of the world", "\"graph of world\"", true),
+              ElementsAre(ByteSpan{0, 6}, ByteSpan{14, 19}));
+}
+
+TEST(HighlighterTest, ExcludedClausesAreNotMarked) {
+  EXPECT_THAT(HighlightQuery("graph neural", "graph -neural"),
+              ElementsAre(ByteSpan{0, 5}));
+}
+
+TEST(SnippetTest, ShortTextIsWholeAndUntruncated) {
+  const SnippetWindow snippet = MakeSnippet("a short text", {{2, 7}}, 100);
+
+  EXPECT_EQ(snippet.range, (ByteSpan{0, 12}));
+  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{2, 7}));
+  EXPECT_FALSE(snippet.truncated_start);
+  EXPECT_FALSE(snippet.truncated_end);
+}
+
+TEST(SnippetTest, WindowSurroundsTheHighlightAtWordBoundaries) {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "word ";
+  const uint32_t target = static_cast<uint32_t>(text.size());
+  text += "target";
+  for (int i = 0; i < 50; ++i) text += " word";
+
+  const SnippetWindow snippet = MakeSnippet(text, {{target, target + 6}}, 60);
+
+  EXPECT_TRUE(snippet.truncated_start);
+  EXPECT_TRUE(snippet.truncated_end);
+  EXPECT_LE(snippet.range.end - snippet.range.start, 60u);
+  ASSERT_EQ(snippet.highlights.size(), 1u);
+  EXPECT_EQ(text.substr(snippet.range.start + snippet.highlights[0].start, 6), "target");
+  EXPECT_EQ(text.substr(snippet.range.start, 4), "word");  // Starts on a word.
+  EXPECT_EQ(text.substr(snippet.range.end - 4, 4), "word");
+}
+
+TEST(SnippetTest, NeverCutsInsideAMultibyteCharacter) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "\xE8\xAE\xBA";  // 论, no spaces.
+
+  const SnippetWindow snippet = MakeSnippet(text, {}, 10);
+
+  EXPECT_EQ(snippet.range.start, 0u);
+  EXPECT_EQ(snippet.range.end, 30u);
+  EXPECT_THAT(snippet.highlights, IsEmpty());
+}
+
+}  // namespace
+}  // namespace paperdb::search

@@ -1,0 +1,115 @@
+#include "paperdb/search/searcher.h"
+
+#include <filesystem>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "paperdb/index/index_writer.h"
+#include "paperdb/search/query_parser.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::search {
+namespace {
+
+using ::paperdb::testing::IsOk;
+
+class SearcherTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           (std::string("paperdb_searcher_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    auto store = storage::Store::OpenPrimary(dir_.string());
+    ASSERT_THAT(store, IsOk());
+    store_ = *std::move(store);
+    auto writer = index::IndexWriter::Create(store_.get());
+    ASSERT_THAT(writer, IsOk());
+    std::vector<v1::Paper> papers;
+    const char* abstracts[] = {
+        "Spiking neural networks learn synaptic delays.",       // 0
+        "Neural networks for graphs; spiking is not covered.",  // 1
+        "Leading indicators of time series, and indicators leading nowhere.",  // 2
+        "Graph neural networks with leading indicators.",       // 3
+        "Delays in delays and more delays for spiking neurons.",  // 4
+    };
+    for (int i = 0; i < 5; ++i) {
+      v1::Paper& p = papers.emplace_back();
+      p.set_id("p" + std::to_string(i));
+      p.set_abstract(abstracts[i]);
+      p.add_sources()->set_file_name("t.txt");
+    }
+    ASSERT_THAT((*writer)->Commit(papers), IsOk());
+  }
+  void TearDown() override {
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  SearchHits Run(absl::string_view text, size_t k = 10) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    EXPECT_THAT(query, IsOk());
+    absl::StatusOr<SearchHits> hits = Searcher(store_.get()).Search(*query, k);
+    EXPECT_THAT(hits, IsOk());
+    return hits.ok() ? *hits : SearchHits{};
+  }
+
+  static std::vector<uint32_t> Docs(const SearchHits& hits) {
+    std::vector<uint32_t> docs;
+    for (const ScoredDoc& d : hits.top) docs.push_back(d.doc);
+    return docs;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<storage::Store> store_;
+};
+
+TEST_F(SearcherTest, AllTermsMustMatch) {
+  const SearchHits hits = Run("spiking neural delays");
+
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));
+  EXPECT_EQ(hits.total, 1u);
+  EXPECT_FALSE(hits.any_terms);
+}
+
+TEST_F(SearcherTest, HigherTermFrequencyRanksFirst) {
+  const SearchHits hits = Run("delays spiking");
+
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(4u, 0u));
+  EXPECT_GT(hits.top[0].score, hits.top[1].score);
+}
+
+TEST_F(SearcherTest, PhraseRequiresAdjacency) {
+  // Doc 2 holds the phrase and both words twice, so it ranks above doc 3.
+  EXPECT_THAT(Docs(Run("\"leading indicators\"")), ::testing::ElementsAre(2u, 3u));
+  EXPECT_THAT(Docs(Run("\"indicators leading\"")), ::testing::ElementsAre(2u));
+  // No paper has the words in this order: only the any-term fallback matches.
+  EXPECT_TRUE(Run("\"networks neural\"").any_terms);
+}
+
+TEST_F(SearcherTest, ExclusionRemovesMatches) {
+  EXPECT_THAT(Docs(Run("neural -graph")), ::testing::ElementsAre(0u));
+  EXPECT_THAT(Docs(Run("neural -\"graph neural\"")), ::testing::ElementsAre(0u, 1u));
+}
+
+TEST_F(SearcherTest, FallsBackToAnyTermWhenNothingMatchesAll) {
+  const SearchHits hits = Run("synaptic zebra");
+
+  EXPECT_TRUE(hits.any_terms);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));
+}
+
+TEST_F(SearcherTest, TotalCountsBeyondTopK) {
+  const SearchHits hits = Run("neural", 1);
+
+  EXPECT_EQ(hits.top.size(), 1u);
+  EXPECT_EQ(hits.total, 3u);
+}
+
+TEST_F(SearcherTest, UnknownTermsAndStopwordsMatchNothing) {
+  EXPECT_EQ(Run("zebra").total, 0u);
+  EXPECT_EQ(Run("the of").total, 0u);
+}
+
+}  // namespace
+}  // namespace paperdb::search
