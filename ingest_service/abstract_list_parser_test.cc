@@ -1,0 +1,103 @@
+#include "ingest_service/abstract_list_parser.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::ingest {
+namespace {
+
+using ::paperdb::testing::IsOk;
+using ::paperdb::testing::StatusIs;
+using ::testing::HasSubstr;
+
+TEST(AbstractListParserTest, ParsesHeaderAndParagraphs) {
+  const std::string content =
+      "ICLR 2024 论文列表\n\nFirst abstract.\n\n\nSecond one,\nwrapped.  \n";
+
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+  ASSERT_THAT(list, IsOk());
+  EXPECT_EQ(list->venue, "ICLR");
+  EXPECT_EQ(list->year, 2024);
+  ASSERT_EQ(list->abstracts.size(), 2u);
+  EXPECT_EQ(list->abstracts[0].text, "First abstract.");
+  EXPECT_EQ(list->abstracts[0].line_number, 3u);
+  EXPECT_EQ(list->abstracts[0].byte_offset, 24u);  // "ICLR 2024 论文列表" is 22 bytes.
+  EXPECT_EQ(list->abstracts[1].text, "Second one, wrapped.");
+  EXPECT_EQ(list->abstracts[1].paragraph_ordinal, 2u);
+  EXPECT_EQ(list->abstracts[1].line_number, 6u);
+  EXPECT_EQ(content.substr(list->abstracts[1].byte_offset, 6), "Second");
+}
+
+TEST(AbstractListParserTest, ToleratesBomCrlfCrOnlyAndMissingFinalNewline) {
+  for (const std::string& content :
+       {std::string("\xEF\xBB\xBFICLR 2024 论文列表\r\n\r\nAbstract one.\r\n\r\nTwo"),
+        std::string("\xEF\xBB\xBFICLR 2024 论文列表\r\rAbstract one.\r\rTwo")}) {
+    absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+    ASSERT_THAT(list, IsOk());
+    ASSERT_EQ(list->abstracts.size(), 2u);
+    EXPECT_EQ(list->abstracts[0].text, "Abstract one.");
+    EXPECT_EQ(list->abstracts[0].byte_offset, content.find("Abstract"));
+    EXPECT_EQ(list->abstracts[1].text, "Two");
+    EXPECT_EQ(list->abstracts[1].line_number, 5u);
+  }
+}
+
+TEST(AbstractListParserTest, AcceptsOtherHeaderForms) {
+  struct Case {
+    const char* header;
+    const char* venue;
+    int year;
+  };
+  const Case cases[] = {
+      {"NeurIPS 2023 论文列表", "NeurIPS", 2023},
+      {"ICML 2022 paper list", "ICML", 2022},
+      {"  ACL Findings 2021 Paper List  ", "ACL Findings", 2021},
+      {"Workshop 论文列表", "Workshop", 0},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<ParsedAbstractList> list =
+        ParseAbstractList("a.txt", std::string(c.header) + "\n\nText.");
+    ASSERT_THAT(list, IsOk()) << c.header;
+    EXPECT_EQ(list->venue, c.venue);
+    EXPECT_EQ(list->year, c.year);
+  }
+}
+
+TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
+  absl::StatusOr<ParsedAbstractList> list =
+      ParseAbstractList("bad.txt", "\n\nWe propose a method.\n");
+
+  EXPECT_THAT(list, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(list.status().message(), HasSubstr("bad.txt: line 3, byte 2: no header"));
+}
+
+TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
+  absl::StatusOr<ParsedAbstractList> list =
+      ParseAbstractList("bad.txt", "ICLR 2024 论文列表\n\nok\nbad \xFF byte");
+
+  EXPECT_THAT(list, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(list.status().message(),
+              HasSubstr("bad.txt: line 4, byte 31: not valid UTF-8"));
+}
+
+TEST(AbstractListParserTest, NulByteIsRejected) {
+  absl::StatusOr<ParsedAbstractList> list =
+      ParseAbstractList("nul.txt", std::string("ICLR 2024 论文列表\n\na\0b", 27));
+
+  EXPECT_THAT(list, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(list.status().message(), HasSubstr("line 3, byte 25: contains a NUL byte"));
+}
+
+TEST(AbstractListParserTest, EmptyFileIsRejectedAndHeaderAloneHasNoAbstracts) {
+  EXPECT_THAT(ParseAbstractList("e.txt", " \n\n"),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("h.txt", "ICLR 2024 论文列表\n");
+  ASSERT_THAT(list, IsOk());
+  EXPECT_TRUE(list->abstracts.empty());
+}
+
+}  // namespace
+}  // namespace paperdb::ingest

@@ -1,0 +1,54 @@
+// Ingester: parses paper-list files and commits each one atomically through
+// the IndexWriter. Used by the one-shot CLI and by the gRPC IngestService.
+//
+// Thread safety: IngestContent() may be called concurrently (commits are
+// serialized by the IndexWriter). Holds a writer it does not own.
+
+#ifndef PAPERDB_INGEST_SERVICE_INGESTER_H_
+#define PAPERDB_INGEST_SERVICE_INGESTER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "paperdb/index/index_writer.h"
+
+namespace paperdb::ingest {
+
+// Outcome counts for one file.
+struct FileSummary {
+  int added = 0;      // New papers.
+  int unchanged = 0;  // Papers already stored.
+  int skipped = 0;    // Paragraphs repeated within the file.
+};
+
+class Ingester {
+ public:
+  // `writer` must outlive the ingester.
+  explicit Ingester(index::IndexWriter* writer) : writer_(writer) {}
+
+  // Parses `content` (the bytes of a file labelled `file_name`) and stores
+  // its papers in one atomic batch. INVALID_ARGUMENT (naming file, line and
+  // byte) for a malformed file, in which case nothing is written; store
+  // errors as from IndexWriter::Commit().
+  absl::StatusOr<FileSummary> IngestContent(absl::string_view file_name,
+                                            absl::string_view content);
+
+ private:
+  index::IndexWriter* writer_;  // Not owned.
+};
+
+// Expands `paths` into the regular files to ingest: a file stands for
+// itself; a directory for the regular files directly inside it whose names
+// do not start with '.', sorted by name. NOT_FOUND for a path that does not
+// exist.
+absl::StatusOr<std::vector<std::string>> ListInputFiles(
+    const std::vector<std::string>& paths);
+
+// Reads a whole file. NOT_FOUND or INTERNAL (with the path) on failure.
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+}  // namespace paperdb::ingest
+
+#endif  // PAPERDB_INGEST_SERVICE_INGESTER_H_

@@ -1,0 +1,58 @@
+#include "paperdb/rpc/server_runner.h"
+
+#include <pthread.h>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/resource_quota.h"
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server_builder.h"
+#include "paperdb/common/logging.h"
+
+namespace paperdb::rpc {
+
+absl::StatusOr<StartedServer> StartServer(const ServerOptions& options,
+                                          const std::vector<grpc::Service*>& services,
+                                          HealthService* health) {
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  StartedServer started;
+  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
+                           &started.port);
+  grpc::ResourceQuota quota("paperdb");
+  quota.SetMaxThreads(options.max_threads);
+  builder.SetResourceQuota(quota);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.SetMaxSendMessageSize(options.max_message_bytes);
+  for (grpc::Service* service : services) builder.RegisterService(service);
+  builder.RegisterService(health);
+  started.server = builder.BuildAndStart();
+  if (started.server == nullptr || started.port == 0) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot listen on ", options.listen));
+  }
+  return started;
+}
+
+sigset_t BlockTerminationSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+void WaitForTerminationAndDrain(const sigset_t& signals, grpc::Server* server,
+                                HealthService* health, absl::Duration drain) {
+  int signal_number = 0;
+  sigwait(&signals, &signal_number);
+  LogInfo(absl::StrCat("signal ", signal_number, ": draining for up to ",
+                       absl::FormatDuration(drain)));
+  health->Shutdown();
+  server->Shutdown(absl::ToChronoTime(absl::Now() + drain));
+  LogInfo("stopped");
+}
+
+}  // namespace paperdb::rpc

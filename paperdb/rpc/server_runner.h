@@ -1,0 +1,50 @@
+// Shared set-up of paperdb's gRPC servers: listening, health, reflection,
+// thread and message-size limits, and a SIGTERM drain.
+
+#ifndef PAPERDB_RPC_SERVER_RUNNER_H_
+#define PAPERDB_RPC_SERVER_RUNNER_H_
+
+#include <csignal>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "grpcpp/server.h"
+#include "paperdb/rpc/health_service.h"
+
+namespace paperdb::rpc {
+
+struct ServerOptions {
+  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one.
+  int max_threads = 64;                    // Sync-server thread cap.
+  int max_message_bytes = 64 << 20;        // Largest request or response.
+};
+
+// A started server and the port it listens on.
+struct StartedServer {
+  std::unique_ptr<grpc::Server> server;
+  int port = 0;
+};
+
+// Builds and starts a server with `services`, `health` and server
+// reflection (plaintext). UNAVAILABLE if the address cannot be bound.
+// Every service must outlive the server.
+absl::StatusOr<StartedServer> StartServer(const ServerOptions& options,
+                                          const std::vector<grpc::Service*>& services,
+                                          HealthService* health);
+
+// Blocks SIGINT and SIGTERM in the calling thread, so that threads started
+// later inherit the mask and WaitForTermination() can collect them. Call
+// first thing in main().
+sigset_t BlockTerminationSignals();
+
+// Waits for SIGINT or SIGTERM, reports NOT_SERVING, then shuts the server
+// down, giving in-flight calls up to `drain` to finish.
+void WaitForTerminationAndDrain(const sigset_t& signals, grpc::Server* server,
+                                HealthService* health, absl::Duration drain);
+
+}  // namespace paperdb::rpc
+
+#endif  // PAPERDB_RPC_SERVER_RUNNER_H_
