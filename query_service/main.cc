@@ -1,0 +1,88 @@
+// query_service: answers paperdb.v1.QueryService calls over a paperdb store,
+// following the writer (ingest_service) as a RocksDB secondary instance.
+//
+//   query_service --db=DIR [--listen=HOST:PORT]
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <string>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "paperdb/common/logging.h"
+#include "paperdb/rpc/server_runner.h"
+#include "query_service/query_engine.h"
+#include "query_service/query_service_impl.h"
+
+ABSL_FLAG(std::string, db, "", "paperdb store directory written by ingest_service; required");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "host:port to listen on");
+ABSL_FLAG(std::string, secondary_dir, "",
+          "directory for the RocksDB secondary instance's own files; default: a "
+          "fresh directory under $TMPDIR, removed at exit");
+ABSL_FLAG(int, catch_up_interval_ms, 500,
+          "how often to catch up with the writer, in milliseconds");
+ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
+ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage("query_service --db=DIR [--listen=HOST:PORT]");
+  absl::ParseCommandLine(argc, argv);
+  const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
+  if (absl::GetFlag(FLAGS_db).empty()) {
+    std::cerr << "query_service: --db is required\n";
+    return 2;
+  }
+  std::string secondary = absl::GetFlag(FLAGS_secondary_dir);
+  const bool own_secondary = secondary.empty();
+  if (own_secondary) {
+    secondary = (std::filesystem::temp_directory_path() /
+                 absl::StrCat("paperdb-secondary-", getpid()))
+                    .string();
+  }
+  int status = 0;
+  {
+    auto engine = paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
+    if (!engine.ok()) {
+      std::cerr << "query_service: " << engine.status().message() << "\n";
+      return 1;
+    }
+    paperdb::query::QueryServiceImpl service(engine->get());
+    paperdb::rpc::HealthService health;
+    paperdb::rpc::ServerOptions options;
+    options.listen = absl::GetFlag(FLAGS_listen);
+    options.max_threads = absl::GetFlag(FLAGS_max_threads);
+    auto server = paperdb::rpc::StartServer(options, {&service}, &health);
+    if (!server.ok()) {
+      std::cerr << "query_service: " << server.status().message() << "\n";
+      status = 1;
+    } else {
+      health.SetServing("", true);
+      health.SetServing("paperdb.v1.QueryService", true);
+      (*engine)->StartCatchUpLoop(
+          absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
+          [&health](const absl::Status& result) {
+            static bool last_ok = true;
+            if (result.ok() != last_ok) {
+              if (!result.ok()) paperdb::LogError(result.message());
+              health.SetServing("", result.ok());
+              health.SetServing("paperdb.v1.QueryService", result.ok());
+              last_ok = result.ok();
+            }
+          });
+      paperdb::LogInfo(absl::StrCat("query_service listening on port ", server->port,
+                                    ", store ", absl::GetFlag(FLAGS_db)));
+      paperdb::rpc::WaitForTerminationAndDrain(
+          signals, server->server.get(), &health,
+          absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
+    }
+  }
+  if (own_secondary) {
+    std::error_code ignored;
+    std::filesystem::remove_all(secondary, ignored);
+  }
+  return status;
+}

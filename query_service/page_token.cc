@@ -1,0 +1,55 @@
+#include "query_service/page_token.h"
+
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "paperdb/common/hash.h"
+
+namespace paperdb::query {
+namespace {
+
+std::string Payload(absl::string_view kind, uint64_t fingerprint, uint64_t position) {
+  return absl::StrCat("v1:", kind, ":", absl::Hex(fingerprint), ":", position);
+}
+
+absl::Status Invalid(absl::string_view why) {
+  return absl::InvalidArgumentError(absl::StrCat("page_token: ", why));
+}
+
+}  // namespace
+
+std::string EncodePageToken(absl::string_view kind, uint64_t fingerprint,
+                            uint64_t position) {
+  const std::string payload = Payload(kind, fingerprint, position);
+  return absl::WebSafeBase64Escape(
+      absl::StrCat(payload, ":", absl::Hex(Hash64(payload) & 0xFFFFFFFF)));
+}
+
+absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token, absl::string_view kind,
+                                         uint64_t fingerprint) {
+  std::string raw;
+  if (!absl::WebSafeBase64Unescape(token, &raw)) {
+    return Invalid("not a token issued by this service");
+  }
+  const size_t last = raw.rfind(':');
+  if (last == std::string::npos) return Invalid("not a token issued by this service");
+  const absl::string_view payload = absl::string_view(raw).substr(0, last);
+  const std::vector<absl::string_view> fields = absl::StrSplit(payload, ':');
+  uint64_t position = 0;
+  if (fields.size() != 4 || fields[0] != "v1" ||
+      !absl::SimpleAtoi(fields[3], &position) ||
+      raw.substr(last + 1) != absl::StrCat(absl::Hex(Hash64(payload) & 0xFFFFFFFF))) {
+    return Invalid("not a token issued by this service");
+  }
+  if (payload != Payload(kind, fingerprint, position)) {
+    return Invalid("token was issued for a different request; keep every field "
+                   "but page_token and page_size unchanged between pages");
+  }
+  return position;
+}
+
+}  // namespace paperdb::query

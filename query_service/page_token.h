@@ -1,0 +1,30 @@
+// Opaque page tokens (AIP-158). A token encodes what it pages through (a
+// kind and a fingerprint of the request fields that must not change between
+// pages) and where the next page starts, with a checksum, in web-safe
+// base64. Tokens are not encrypted: they hide nothing secret, they only keep
+// clients from depending on their contents.
+
+#ifndef PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_
+#define PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace paperdb::query {
+
+// A token for the page starting at `position` of the listing `kind` ("list",
+// "search") of a request with fingerprint `fingerprint`.
+std::string EncodePageToken(absl::string_view kind, uint64_t fingerprint,
+                            uint64_t position);
+
+// The position encoded in `token`. INVALID_ARGUMENT if `token` is not one
+// EncodePageToken() made for the same kind and fingerprint.
+absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token, absl::string_view kind,
+                                         uint64_t fingerprint);
+
+}  // namespace paperdb::query
+
+#endif  // PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_

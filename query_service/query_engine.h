@@ -1,0 +1,84 @@
+// QueryEngine: the read side of paperdb behind QueryService. It owns the
+// store opened as a RocksDB secondary instance, catches up with the writer
+// on a background thread, and answers lookups and searches with API protos.
+//
+// Consistency: a catch-up applies the writer's batches under an exclusive
+// lock and every request reads under a shared lock, so a request sees each
+// ingested file entirely or not at all.
+//
+// Thread safety: all public methods may run concurrently.
+
+#ifndef PAPERDB_QUERY_SERVICE_QUERY_ENGINE_H_
+#define PAPERDB_QUERY_SERVICE_QUERY_ENGINE_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "paperdb/storage/paper_table.h"
+#include "paperdb/storage/store.h"
+#include "paperdb/v1/query_service.pb.h"
+
+namespace paperdb::query {
+
+class QueryEngine {
+ public:
+  // Opens the store at `db_path` as a secondary instance keeping its state in
+  // `secondary_path`. Errors as Store::OpenSecondary().
+  static absl::StatusOr<std::unique_ptr<QueryEngine>> Open(const std::string& db_path,
+                                                           const std::string& secondary_path);
+
+  QueryEngine(const QueryEngine&) = delete;
+  QueryEngine& operator=(const QueryEngine&) = delete;
+  ~QueryEngine();  // Stops the catch-up thread.
+
+  // Applies the writer's changes made since the last catch-up.
+  absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(mu_);
+
+  // Starts a thread that calls CatchUp() every `interval` and reports each
+  // outcome to `on_result` (for health reporting); stopped by the destructor.
+  void StartCatchUpLoop(absl::Duration interval,
+                        std::function<void(const absl::Status&)> on_result);
+
+  // AIP-131. INVALID_ARGUMENT for an empty or malformed name; NOT_FOUND.
+  absl::StatusOr<v1::Paper> GetPaper(absl::string_view name) const ABSL_LOCKS_EXCLUDED(mu_);
+
+  // AIP-231: all or nothing, in request order.
+  absl::Status BatchGetPapers(const v1::BatchGetPapersRequest& request,
+                              v1::BatchGetPapersResponse* response) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  // AIP-132/158, papers in ingest order.
+  absl::Status ListPapers(const v1::ListPapersRequest& request,
+                          v1::ListPapersResponse* response) const ABSL_LOCKS_EXCLUDED(mu_);
+
+  // Full-text search; see SearchPapersRequest in query_service.proto.
+  absl::Status SearchPapers(const v1::SearchPapersRequest& request,
+                            v1::SearchPapersResponse* response) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+ private:
+  explicit QueryEngine(std::unique_ptr<storage::Store> store);
+  absl::StatusOr<v1::Paper> GetPaperLocked(absl::string_view name) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
+
+  mutable absl::Mutex mu_;  // Shared by requests, exclusive for catch-up.
+  std::unique_ptr<storage::Store> store_;
+  storage::PaperTable table_;
+  absl::Notification stop_;
+  std::thread catch_up_thread_;
+};
+
+// The id in a paper resource name: "papers/{id}" or a bare id.
+// INVALID_ARGUMENT if empty or if the id contains '/'.
+absl::StatusOr<std::string> PaperIdFromName(absl::string_view name);
+
+}  // namespace paperdb::query
+
+#endif  // PAPERDB_QUERY_SERVICE_QUERY_ENGINE_H_

@@ -1,0 +1,56 @@
+#include "query_service/search_result_builder.h"
+
+#include <utility>
+#include <vector>
+
+#include "paperdb/search/highlighter.h"
+#include "paperdb/text/utf8.h"
+
+namespace paperdb::query {
+namespace {
+
+// Converts sorted, non-overlapping byte spans of `text` to API spans.
+void AddSpans(absl::string_view text, const std::vector<search::ByteSpan>& spans,
+              google::protobuf::RepeatedPtrField<v1::TextSpan>* out) {
+  text::OffsetConverter converter(text);
+  for (const search::ByteSpan& span : spans) {
+    const text::TextOffset start = converter.Convert(span.start);
+    const text::TextOffset end = converter.Convert(span.end);
+    v1::TextSpan* s = out->Add();
+    s->set_start_byte(start.byte);
+    s->set_end_byte(end.byte);
+    s->set_start_code_point(start.code_point);
+    s->set_end_code_point(end.code_point);
+    s->set_start_utf16(start.utf16);
+    s->set_end_utf16(end.utf16);
+  }
+}
+
+}  // namespace
+
+void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
+                       bool any_terms, uint32_t snippet_code_points,
+                       v1::SearchResult* result) {
+  const absl::string_view abstract = paper.abstract();
+  const std::vector<search::ByteSpan> highlights =
+      search::Highlight(abstract, query, any_terms);
+  AddSpans(abstract, highlights, result->mutable_highlights());
+
+  const search::SnippetWindow window =
+      search::MakeSnippet(abstract, highlights, snippet_code_points);
+  v1::Snippet* snippet = result->mutable_snippet();
+  const absl::string_view text =
+      abstract.substr(window.range.start, window.range.end - window.range.start);
+  snippet->set_text(std::string(text));
+  google::protobuf::RepeatedPtrField<v1::TextSpan> range;
+  AddSpans(abstract, {window.range}, &range);
+  *snippet->mutable_range() = range[0];
+  AddSpans(text, window.highlights, snippet->mutable_highlights());
+  snippet->set_truncated_start(window.truncated_start);
+  snippet->set_truncated_end(window.truncated_end);
+
+  result->set_score(score);
+  *result->mutable_paper() = std::move(paper);
+}
+
+}  // namespace paperdb::query

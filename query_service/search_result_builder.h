@@ -1,0 +1,25 @@
+// Fills the API's SearchResult for one hit: the paper, its score, highlight
+// spans and snippet, with every span given in UTF-8 bytes, code points and
+// UTF-16 code units.
+
+#ifndef PAPERDB_QUERY_SERVICE_SEARCH_RESULT_BUILDER_H_
+#define PAPERDB_QUERY_SERVICE_SEARCH_RESULT_BUILDER_H_
+
+#include <cstdint>
+
+#include "paperdb/search/query.h"
+#include "paperdb/v1/paper.pb.h"
+#include "paperdb/v1/query_service.pb.h"
+
+namespace paperdb::query {
+
+// Fills `result` for `paper`, which matched `query` with BM25 `score`.
+// `any_terms` is the searcher's fallback flag; `snippet_code_points` the
+// snippet length.
+void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
+                       bool any_terms, uint32_t snippet_code_points,
+                       v1::SearchResult* result);
+
+}  // namespace paperdb::query
+
+#endif  // PAPERDB_QUERY_SERVICE_SEARCH_RESULT_BUILDER_H_

@@ -1,0 +1,107 @@
+// Ingest, then query: re-ingesting changes nothing, a file ingested while
+// the query service runs becomes searchable after catch-up, and a bad file
+// is rejected without touching the store.
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ingest_service/ingester.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class IngestThenQueryE2eTest : public ServiceFixture {
+ protected:
+  int64_t SearchTotal(const std::string& query) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    v1::SearchPapersResponse response;
+    EXPECT_TRUE(query_->SearchPapers(&context, request, &response).ok());
+    return response.total_size();
+  }
+
+  int64_t PaperCount() {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListPapersResponse response;
+    EXPECT_TRUE(query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
+    return response.total_size();
+  }
+
+  grpc::Status IngestOverGrpc(const std::string& name, const std::string& content,
+                              v1::IngestFileResponse* response) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::IngestFileRequest request;
+    request.set_file_name(name);
+    request.set_content(content);
+    return ingest_->IngestFile(&context, request, response);
+  }
+};
+
+TEST_F(IngestThenQueryE2eTest, SecondIngestOfSameFilesAddsNothing) {
+  auto files = ingest::ListInputFiles({SeedDir()});
+  ASSERT_TRUE(files.ok());
+  int added = 0, unchanged = 0;
+
+  for (const std::string& path : *files) {
+    auto summary = Ingest(std::filesystem::path(path).filename().string(),
+                          *ingest::ReadFile(path));
+    ASSERT_TRUE(summary.ok()) << summary.status();
+    added += summary->added;
+    unchanged += summary->unchanged;
+  }
+
+  EXPECT_EQ(added, 0);
+  EXPECT_EQ(unchanged, 76);
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(PaperCount(), 76);
+}
+
+TEST_F(IngestThenQueryE2eTest, FileIngestedWhileServingIsSearchableAfterCatchUp) {
+  const int64_t tokenizer_before = SearchTotal("tokenizer");
+  v1::IngestFileResponse ingested;
+  ASSERT_TRUE(IngestOverGrpc("new.txt",
+                             "NeurIPS 2023 论文列表\n\nWe present Zorblax, a quantum "
+                             "tokenizer.\n\nA second abstract about tokenizers.\n",
+                             &ingested)
+                  .ok());
+  EXPECT_EQ(ingested.added(), 2);
+  EXPECT_EQ(SearchTotal("zorblax"), 0);  // Not caught up yet.
+
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  EXPECT_EQ(SearchTotal("zorblax"), 1);
+  EXPECT_EQ(SearchTotal("tokenizer"), tokenizer_before + 2);
+  EXPECT_EQ(PaperCount(), 78);
+}
+
+TEST_F(IngestThenQueryE2eTest, BadFileIsRejectedAndStoresNothing) {
+  v1::IngestFileResponse response;
+
+  const grpc::Status status = IngestOverGrpc(
+      "broken.txt", "ICLR 2024 论文列表\n\nZanzibarish abstract.\n\nBad \xC3( byte.\n", &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("broken.txt: line 5, byte 51: not valid UTF-8"));
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(PaperCount(), 76);
+  EXPECT_EQ(SearchTotal("zanzibarish"), 0);
+}
+
+TEST_F(IngestThenQueryE2eTest, FileWithoutHeaderIsRejected) {
+  v1::IngestFileResponse response;
+
+  const grpc::Status status =
+      IngestOverGrpc("noheader.txt", "Just an abstract.\n", &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("noheader.txt: line 1, byte 0: no header"));
+}
+
+}  // namespace
+}  // namespace paperdb::testing

@@ -1,0 +1,255 @@
+// QueryService over real gRPC on loopback, against the bundled ICLR 2024
+// lists ingested into a real RocksDB store.
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "absl/strings/ascii.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+class QueryServiceE2eTest : public ServiceFixture {
+ protected:
+  grpc::Status Search(const std::string& query, v1::SearchPapersResponse* response,
+                      int page_size = 0, const std::string& page_token = "") {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_page_size(page_size);
+    request.set_page_token(page_token);
+    return query_->SearchPapers(&context, request, response);
+  }
+};
+
+TEST_F(QueryServiceE2eTest, SpikingDelaysQueryRanksTheSynapticDelaysAbstractFirst) {
+  v1::SearchPapersResponse response;
+
+  ASSERT_TRUE(Search("spiking neural networks delays", &response).ok());
+
+  ASSERT_GE(response.results_size(), 1);
+  const v1::Paper& top = response.results(0).paper();
+  EXPECT_EQ(top.sources(0).file_name(), "004_0ef8dce93850603c.txt");
+  EXPECT_EQ(top.sources(0).line_number(), 3u);
+  EXPECT_THAT(top.abstract(), HasSubstr("efficient algorithms to learn these delays"));
+  EXPECT_THAT(top.urls(), ::testing::Contains("https://github.com/Thvnvtos/SNN-delays"));
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+}
+
+TEST_F(QueryServiceE2eTest, PhraseFindsLiftAndHighlightsExactlyThePhrase) {
+  v1::SearchPapersResponse response;
+
+  ASSERT_TRUE(Search("\"leading indicators\"", &response).ok());
+
+  ASSERT_EQ(response.total_size(), 1);
+  const v1::SearchResult& result = response.results(0);
+  EXPECT_THAT(result.paper().abstract(), HasSubstr("LIFT"));
+  ASSERT_EQ(result.highlights_size(), 4);  // The phrase occurs four times.
+  const std::string& abstract = result.paper().abstract();
+  for (const v1::TextSpan& span : result.highlights()) {
+    EXPECT_EQ(absl::AsciiStrToLower(abstract.substr(
+                  span.start_byte(), span.end_byte() - span.start_byte())),
+              "leading indicators");
+    EXPECT_EQ(span.end_code_point() - span.start_code_point(), 18u);
+  }
+  const v1::Snippet& snippet = result.snippet();
+  ASSERT_GE(snippet.highlights_size(), 1);
+  EXPECT_EQ(absl::AsciiStrToLower(snippet.text().substr(
+                snippet.highlights(0).start_byte(),
+                snippet.highlights(0).end_byte() - snippet.highlights(0).start_byte())),
+            "leading indicators");
+}
+
+TEST_F(QueryServiceE2eTest, GetPaperReturnsTheAbstractByteForByte) {
+  v1::SearchPapersResponse found;
+  ASSERT_TRUE(Search("\"leading indicators\"", &found).ok());
+  ASSERT_EQ(found.results_size(), 1);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::GetPaperRequest request;
+  request.set_name(found.results(0).paper().name());
+  v1::Paper paper;
+
+  ASSERT_TRUE(query_->GetPaper(&context, request, &paper).ok());
+
+  std::ifstream in(SeedDir() + "/" + paper.sources(0).file_name(), std::ios::binary);
+  std::stringstream file;
+  file << in.rdbuf();
+  const std::string line =
+      file.str().substr(paper.sources(0).byte_offset(), paper.abstract().size() + 1);
+  EXPECT_EQ(line, paper.abstract() + "\n");
+  EXPECT_EQ(paper.venue(), "ICLR");
+  EXPECT_EQ(paper.year(), 2024);
+  EXPECT_EQ(paper.sources(0).line_number(), 5u);
+  EXPECT_EQ(paper.sources(0).paragraph_ordinal(), 2u);
+  EXPECT_GT(paper.ingest_time().seconds(), 1700000000);
+  ASSERT_EQ(paper.code_urls_size(), 1);
+  EXPECT_EQ(paper.code_urls(0).url(), "https://github.com/SJTU-Quant/LIFT");
+}
+
+TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
+  for (const auto& [name, code] :
+       {std::pair<std::string, grpc::StatusCode>{"papers/iclr2024-0000000000000000",
+                                                 grpc::StatusCode::NOT_FOUND},
+        {"", grpc::StatusCode::INVALID_ARGUMENT},
+        {"papers/a/b", grpc::StatusCode::INVALID_ARGUMENT}}) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetPaperRequest request;
+    request.set_name(name);
+    v1::Paper paper;
+
+    EXPECT_EQ(query_->GetPaper(&context, request, &paper).error_code(), code) << name;
+  }
+}
+
+TEST_F(QueryServiceE2eTest, GarbagePageTokenIsInvalidArgument) {
+  v1::SearchPapersResponse response;
+
+  const grpc::Status status = Search("neural", &response, 10, "not-a-token");
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("page_token"));
+}
+
+TEST_F(QueryServiceE2eTest, PageTokenOfAnotherQueryIsInvalidArgument) {
+  v1::SearchPapersResponse first;
+  ASSERT_TRUE(Search("neural", &first, 2).ok());
+  ASSERT_FALSE(first.next_page_token().empty());
+  v1::SearchPapersResponse second;
+
+  EXPECT_EQ(Search("graph", &second, 2, first.next_page_token()).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(QueryServiceE2eTest, WalkingAllPagesCollectsTotalSizeDistinctResults) {
+  std::set<std::string> seen;
+  std::string token;
+  int64_t total = -1;
+  int pages = 0;
+  do {
+    v1::SearchPapersResponse response;
+    ASSERT_TRUE(Search("neural", &response, 7, token).ok());
+    total = response.total_size();
+    for (const v1::SearchResult& r : response.results()) seen.insert(r.paper().id());
+    token = response.next_page_token();
+    ++pages;
+  } while (!token.empty() && pages < 100);
+
+  EXPECT_GT(total, 7);
+  EXPECT_EQ(static_cast<int64_t>(seen.size()), total);
+  EXPECT_EQ(pages, (total + 6) / 7);
+}
+
+TEST_F(QueryServiceE2eTest, MalformedQueryIsInvalidArgumentWithPosition) {
+  v1::SearchPapersResponse response;
+
+  const grpc::Status status = Search("graph \"neural", &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("character 6"));
+}
+
+TEST_F(QueryServiceE2eTest, StopwordOnlyQueryIsEmptyNotAnError) {
+  v1::SearchPapersResponse response;
+
+  ASSERT_TRUE(Search("the of and", &response).ok());
+
+  EXPECT_EQ(response.total_size(), 0);
+  EXPECT_EQ(response.results_size(), 0);
+}
+
+TEST_F(QueryServiceE2eTest, NegativePageSizeIsInvalidArgument) {
+  v1::SearchPapersResponse response;
+
+  EXPECT_EQ(Search("neural", &response, -1).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(QueryServiceE2eTest, NoAllTermsMatchFallsBackToAnyTerm) {
+  v1::SearchPapersResponse response;
+
+  ASSERT_TRUE(Search("synapse xylophone", &response).ok());
+
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  ASSERT_GE(response.results_size(), 1);
+  EXPECT_THAT(response.results(0).paper().abstract(), HasSubstr("synapse"));
+}
+
+TEST_F(QueryServiceE2eTest, ListPapersPagesThroughAllSeventySix) {
+  std::set<std::string> seen;
+  std::string token;
+  int64_t total = 0;
+  do {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListPapersRequest request;
+    request.set_page_size(30);
+    request.set_page_token(token);
+    v1::ListPapersResponse response;
+    ASSERT_TRUE(query_->ListPapers(&context, request, &response).ok());
+    total = response.total_size();
+    for (const v1::Paper& p : response.papers()) seen.insert(p.id());
+    token = response.next_page_token();
+  } while (!token.empty());
+
+  EXPECT_EQ(total, 76);
+  EXPECT_EQ(seen.size(), 76u);
+}
+
+TEST_F(QueryServiceE2eTest, BatchGetReturnsPapersInRequestOrder) {
+  grpc::ClientContext list_context;
+  SetDeadline(&list_context);
+  v1::ListPapersRequest list_request;
+  list_request.set_page_size(3);
+  v1::ListPapersResponse listed;
+  ASSERT_TRUE(query_->ListPapers(&list_context, list_request, &listed).ok());
+  ASSERT_EQ(listed.papers_size(), 3);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::BatchGetPapersRequest request;
+  request.add_names(listed.papers(2).name());
+  request.add_names(listed.papers(0).id());  // A bare id works too.
+  v1::BatchGetPapersResponse response;
+
+  ASSERT_TRUE(query_->BatchGetPapers(&context, request, &response).ok());
+
+  ASSERT_EQ(response.papers_size(), 2);
+  EXPECT_EQ(response.papers(0).id(), listed.papers(2).id());
+  EXPECT_EQ(response.papers(1).id(), listed.papers(0).id());
+}
+
+TEST_F(QueryServiceE2eTest, BatchGetWithUnknownNameFailsNamingIt) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::BatchGetPapersRequest request;
+  request.add_names("papers/nope");
+  v1::BatchGetPapersResponse response;
+
+  const grpc::Status status = query_->BatchGetPapers(&context, request, &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_THAT(status.error_message(), HasSubstr("names[0]"));
+}
+
+TEST_F(QueryServiceE2eTest, HealthReportsServing) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  grpc::health::v1::HealthCheckRequest request;
+  request.set_service("paperdb.v1.QueryService");
+  grpc::health::v1::HealthCheckResponse response;
+
+  ASSERT_TRUE(health_stub_->Check(&context, request, &response).ok());
+
+  EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+}
+
+}  // namespace
+}  // namespace paperdb::testing

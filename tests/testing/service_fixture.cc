@@ -1,0 +1,68 @@
+#include "tests/testing/service_fixture.h"
+
+#include "ingest_service/ingester.h"
+
+namespace paperdb::testing {
+
+std::string SeedDir() { return PAPERDB_DATA_DIR; }
+
+void ServiceFixture::SetUp() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  dir_ = std::filesystem::path(::testing::TempDir()) /
+         (std::string("paperdb_") + info->test_suite_name() + "_" + info->name());
+  std::filesystem::remove_all(dir_);
+  auto store = storage::Store::OpenPrimary((dir_ / "db").string());
+  ASSERT_TRUE(store.ok()) << store.status();
+  store_ = *std::move(store);
+  auto writer = index::IndexWriter::Create(store_.get());
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  writer_ = *std::move(writer);
+  ingester_ = std::make_unique<ingest::Ingester>(writer_.get());
+
+  auto files = ingest::ListInputFiles({SeedDir()});
+  ASSERT_TRUE(files.ok()) << files.status();
+  ASSERT_EQ(files->size(), 4u);
+  for (const std::string& path : *files) {
+    auto content = ingest::ReadFile(path);
+    ASSERT_TRUE(content.ok()) << content.status();
+    auto summary = Ingest(std::filesystem::path(path).filename().string(), *content);
+    ASSERT_TRUE(summary.ok()) << summary.status();
+  }
+
+  auto engine = query::QueryEngine::Open((dir_ / "db").string(),
+                                         (dir_ / "secondary").string());
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  engine_ = *std::move(engine);
+  query_service_ = std::make_unique<query::QueryServiceImpl>(engine_.get());
+  ingest_service_ = std::make_unique<ingest::IngestServiceImpl>(ingester_.get());
+  rpc::ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  auto started = rpc::StartServer(options, {query_service_.get(), ingest_service_.get()},
+                                  &health_);
+  ASSERT_TRUE(started.ok()) << started.status();
+  server_ = std::move(started->server);
+  health_.SetServing("", true);
+  health_.SetServing("paperdb.v1.QueryService", true);
+  channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
+                                 grpc::InsecureChannelCredentials());
+  query_ = v1::QueryService::NewStub(channel_);
+  ingest_ = v1::IngestService::NewStub(channel_);
+  health_stub_ = grpc::health::v1::Health::NewStub(channel_);
+}
+
+void ServiceFixture::TearDown() {
+  if (server_) server_->Shutdown();
+  server_.reset();
+  engine_.reset();
+  ingester_.reset();
+  writer_.reset();
+  store_.reset();
+  std::filesystem::remove_all(dir_);
+}
+
+absl::StatusOr<ingest::FileSummary> ServiceFixture::Ingest(const std::string& file_name,
+                                                           const std::string& content) {
+  return ingester_->IngestContent(file_name, content);
+}
+
+}  // namespace paperdb::testing

@@ -1,0 +1,66 @@
+// Test fixture with a real store and both services: a primary store written
+// through ingest_service's Ingester, a QueryEngine reading it as a RocksDB
+// secondary, and QueryService + IngestService + health served over real gRPC
+// on 127.0.0.1 (the kernel picks the port).
+
+#ifndef PAPERDB_TESTS_TESTING_SERVICE_FIXTURE_H_
+#define PAPERDB_TESTS_TESTING_SERVICE_FIXTURE_H_
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "ingest_service/ingest_service_impl.h"
+#include "ingest_service/ingester.h"
+#include "paperdb/index/index_writer.h"
+#include "paperdb/rpc/health_service.h"
+#include "paperdb/rpc/server_runner.h"
+#include "paperdb/storage/store.h"
+#include "paperdb/v1/ingest_service.grpc.pb.h"
+#include "paperdb/v1/query_service.grpc.pb.h"
+#include "query_service/query_engine.h"
+#include "query_service/query_service_impl.h"
+
+namespace paperdb::testing {
+
+// The bundled corpus (data/ in the source tree): four ICLR 2024 lists.
+std::string SeedDir();
+
+class ServiceFixture : public ::testing::Test {
+ protected:
+  // Opens a fresh store under TempDir(), ingests the seed files, and starts
+  // the services.
+  void SetUp() override;
+  void TearDown() override;
+
+  // Ingests `content` as file `file_name` through the writer (not gRPC).
+  absl::StatusOr<ingest::FileSummary> Ingest(const std::string& file_name,
+                                             const std::string& content);
+
+  // Every call gets a deadline so a hung server fails the test, not CI.
+  static void SetDeadline(grpc::ClientContext* context) {
+    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<storage::Store> store_;  // Primary; declared first, destroyed last.
+  std::unique_ptr<index::IndexWriter> writer_;
+  std::unique_ptr<ingest::Ingester> ingester_;
+  std::unique_ptr<query::QueryEngine> engine_;
+  std::unique_ptr<query::QueryServiceImpl> query_service_;
+  std::unique_ptr<ingest::IngestServiceImpl> ingest_service_;
+  rpc::HealthService health_;
+  std::unique_ptr<grpc::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::QueryService::Stub> query_;
+  std::unique_ptr<v1::IngestService::Stub> ingest_;
+  std::unique_ptr<grpc::health::v1::Health::Stub> health_stub_;
+};
+
+}  // namespace paperdb::testing
+
+#endif  // PAPERDB_TESTS_TESTING_SERVICE_FIXTURE_H_
