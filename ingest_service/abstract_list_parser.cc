@@ -33,7 +33,8 @@ std::vector<Line> SplitLines(absl::string_view content, uint64_t base) {
   for (size_t i = 0; i < content.size(); ++i) {
     if (content[i] != '\n' && content[i] != '\r') continue;
     lines.push_back({content.substr(start, i - start), base + start, number++});
-    if (content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n') ++i;
+    if (content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n')
+      ++i;
     start = i + 1;
   }
   if (start < content.size()) {
@@ -47,16 +48,17 @@ std::vector<Line> SplitLines(absl::string_view content, uint64_t base) {
 uint32_t LineOf(absl::string_view content, size_t offset) {
   uint32_t line = 1;
   for (size_t i = 0; i < offset && i < content.size(); ++i) {
-    if (content[i] == '\n' || (content[i] == '\r' && (i + 1 >= content.size() ||
-                                                      content[i + 1] != '\n'))) {
+    if (content[i] == '\n' ||
+        (content[i] == '\r' &&
+         (i + 1 >= content.size() || content[i + 1] != '\n'))) {
       ++line;
     }
   }
   return line;
 }
 
-absl::Status InputError(absl::string_view file_name, uint32_t line, uint64_t byte,
-                        absl::string_view what) {
+absl::Status InputError(absl::string_view file_name, uint32_t line,
+                        uint64_t byte, absl::string_view what) {
   return absl::InvalidArgumentError(
       absl::StrCat(file_name, ": line ", line, ", byte ", byte, ": ", what));
 }
@@ -89,8 +91,8 @@ bool ParseHeader(absl::string_view line, ParsedAbstractList* out) {
 
 }  // namespace
 
-absl::StatusOr<ParsedAbstractList> ParseAbstractList(absl::string_view file_name,
-                                                     absl::string_view content) {
+absl::StatusOr<ParsedAbstractList> ParseAbstractList(
+    absl::string_view file_name, absl::string_view content) {
   uint64_t base = 0;
   if (absl::StartsWith(content, kBom)) {
     content.remove_prefix(kBom.size());
@@ -101,15 +103,18 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(absl::string_view file_name
                       "not valid UTF-8");
   }
   if (const size_t nul = content.find('\0'); nul != absl::string_view::npos) {
-    return InputError(file_name, LineOf(content, nul), base + nul, "contains a NUL byte");
+    return InputError(file_name, LineOf(content, nul), base + nul,
+                      "contains a NUL byte");
   }
   const std::vector<Line> lines = SplitLines(content, base);
   ParsedAbstractList list;
   size_t i = 0;
-  while (i < lines.size() && absl::StripAsciiWhitespace(lines[i].text).empty()) ++i;
+  while (i < lines.size() && absl::StripAsciiWhitespace(lines[i].text).empty())
+    ++i;
   if (i == lines.size()) {
-    return InputError(file_name, 1, base,
-                      "empty file: expected a header like 'ICLR 2024 论文列表'");
+    return InputError(
+        file_name, 1, base,
+        "empty file: expected a header like 'ICLR 2024 论文列表'");
   }
   if (!ParseHeader(lines[i].text, &list)) {
     return InputError(file_name, lines[i].number, lines[i].offset,
@@ -119,7 +124,8 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(absl::string_view file_name
   ++i;
   ParsedAbstract* current = nullptr;
   for (; i < lines.size(); ++i) {
-    const absl::string_view stripped = absl::StripAsciiWhitespace(lines[i].text);
+    const absl::string_view stripped =
+        absl::StripAsciiWhitespace(lines[i].text);
     if (stripped.empty()) {
       current = nullptr;
       continue;

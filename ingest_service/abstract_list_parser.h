@@ -1,6 +1,7 @@
 // Parser for paper-list files, the input format of paperdb:
 //
-//   ICLR 2024 论文列表            <- header: venue, year, "论文列表" or "paper list"
+//   ICLR 2024 论文列表            <- header: venue, year, "论文列表" or "paper
+//   list"
 //                                <- one or more blank lines
 //   First abstract, usually one long line ...
 //
@@ -27,8 +28,8 @@ namespace paperdb::ingest {
 struct ParsedAbstract {
   std::string text;                // The paragraph, lines joined by ' '.
   uint32_t paragraph_ordinal = 0;  // 1-based, among the file's abstracts.
-  uint32_t line_number = 0;        // 1-based line of the paragraph's first line.
-  uint64_t byte_offset = 0;        // File offset of the paragraph's first byte.
+  uint32_t line_number = 0;  // 1-based line of the paragraph's first line.
+  uint64_t byte_offset = 0;  // File offset of the paragraph's first byte.
 };
 
 // A parsed file.
@@ -42,8 +43,8 @@ struct ParsedAbstractList {
 // INVALID_ARGUMENT, naming the file, 1-based line and 0-based byte offset, if
 // the content is not valid UTF-8, contains a NUL byte, or its first non-blank
 // line is not a header "<venue> [<year>] 论文列表|paper list".
-absl::StatusOr<ParsedAbstractList> ParseAbstractList(absl::string_view file_name,
-                                                     absl::string_view content);
+absl::StatusOr<ParsedAbstractList> ParseAbstractList(
+    absl::string_view file_name, absl::string_view content);
 
 }  // namespace paperdb::ingest
 

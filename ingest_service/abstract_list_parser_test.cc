@@ -23,7 +23,8 @@ TEST(AbstractListParserTest, ParsesHeaderAndParagraphs) {
   ASSERT_EQ(list->abstracts.size(), 2u);
   EXPECT_EQ(list->abstracts[0].text, "First abstract.");
   EXPECT_EQ(list->abstracts[0].line_number, 3u);
-  EXPECT_EQ(list->abstracts[0].byte_offset, 24u);  // "ICLR 2024 论文列表" is 22 bytes.
+  EXPECT_EQ(list->abstracts[0].byte_offset,
+            24u);  // "ICLR 2024 论文列表" is 22 bytes.
   EXPECT_EQ(list->abstracts[1].text, "Second one, wrapped.");
   EXPECT_EQ(list->abstracts[1].paragraph_ordinal, 2u);
   EXPECT_EQ(list->abstracts[1].line_number, 6u);
@@ -32,9 +33,12 @@ TEST(AbstractListParserTest, ParsesHeaderAndParagraphs) {
 
 TEST(AbstractListParserTest, ToleratesBomCrlfCrOnlyAndMissingFinalNewline) {
   for (const std::string& content :
-       {std::string("\xEF\xBB\xBFICLR 2024 论文列表\r\n\r\nAbstract one.\r\n\r\nTwo"),
-        std::string("\xEF\xBB\xBFICLR 2024 论文列表\r\rAbstract one.\r\rTwo")}) {
-    absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+       {std::string(
+            "\xEF\xBB\xBFICLR 2024 论文列表\r\n\r\nAbstract one.\r\n\r\nTwo"),
+        std::string(
+            "\xEF\xBB\xBFICLR 2024 论文列表\r\rAbstract one.\r\rTwo")}) {
+    absl::StatusOr<ParsedAbstractList> list =
+        ParseAbstractList("a.txt", content);
 
     ASSERT_THAT(list, IsOk());
     ASSERT_EQ(list->abstracts.size(), 2u);
@@ -71,7 +75,8 @@ TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
       ParseAbstractList("bad.txt", "\n\nWe propose a method.\n");
 
   EXPECT_THAT(list, StatusIs(absl::StatusCode::kInvalidArgument));
-  EXPECT_THAT(list.status().message(), HasSubstr("bad.txt: line 3, byte 2: no header"));
+  EXPECT_THAT(list.status().message(),
+              HasSubstr("bad.txt: line 3, byte 2: no header"));
 }
 
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
@@ -84,17 +89,19 @@ TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
 }
 
 TEST(AbstractListParserTest, NulByteIsRejected) {
-  absl::StatusOr<ParsedAbstractList> list =
-      ParseAbstractList("nul.txt", std::string("ICLR 2024 论文列表\n\na\0b", 27));
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList(
+      "nul.txt", std::string("ICLR 2024 论文列表\n\na\0b", 27));
 
   EXPECT_THAT(list, StatusIs(absl::StatusCode::kInvalidArgument));
-  EXPECT_THAT(list.status().message(), HasSubstr("line 3, byte 25: contains a NUL byte"));
+  EXPECT_THAT(list.status().message(),
+              HasSubstr("line 3, byte 25: contains a NUL byte"));
 }
 
 TEST(AbstractListParserTest, EmptyFileIsRejectedAndHeaderAloneHasNoAbstracts) {
   EXPECT_THAT(ParseAbstractList("e.txt", " \n\n"),
               StatusIs(absl::StatusCode::kInvalidArgument));
-  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("h.txt", "ICLR 2024 论文列表\n");
+  absl::StatusOr<ParsedAbstractList> list =
+      ParseAbstractList("h.txt", "ICLR 2024 论文列表\n");
   ASSERT_THAT(list, IsOk());
   EXPECT_TRUE(list->abstracts.empty());
 }

@@ -9,7 +9,8 @@ grpc::Status IngestServiceImpl::IngestFile(grpc::ServerContext* /*context*/,
                                            const v1::IngestFileRequest* request,
                                            v1::IngestFileResponse* response) {
   if (request->file_name().empty()) {
-    return rpc::ToGrpcStatus(absl::InvalidArgumentError("file_name is required"));
+    return rpc::ToGrpcStatus(
+        absl::InvalidArgumentError("file_name is required"));
   }
   absl::StatusOr<FileSummary> summary =
       ingester_->IngestContent(request->file_name(), request->content());

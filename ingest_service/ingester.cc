@@ -22,10 +22,12 @@ absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
   for (const ParsedAbstract& abstract : list.abstracts) {
     papers.push_back(BuildPaper(list, abstract, file_name));
   }
-  absl::StatusOr<index::CommitResult> result = writer_->Commit(std::move(papers));
+  absl::StatusOr<index::CommitResult> result =
+      writer_->Commit(std::move(papers));
   if (!result.ok()) {
-    return absl::Status(result.status().code(),
-                        absl::StrCat(file_name, ": ", result.status().message()));
+    return absl::Status(
+        result.status().code(),
+        absl::StrCat(file_name, ": ", result.status().message()));
   }
   return FileSummary{result->added, result->unchanged, result->skipped};
 }
@@ -38,14 +40,16 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
     std::error_code error;
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
-      return absl::NotFoundError(absl::StrCat(path, ": no such file or directory"));
+      return absl::NotFoundError(
+          absl::StrCat(path, ": no such file or directory"));
     }
     if (!fs::is_directory(status)) {
       files.push_back(path);
       continue;
     }
     std::vector<std::string> inside;
-    for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
+    for (const fs::directory_entry& entry :
+         fs::directory_iterator(path, error)) {
       const std::string name = entry.path().filename().string();
       if (!name.empty() && name[0] != '.' && entry.is_regular_file()) {
         inside.push_back(entry.path().string());

@@ -18,8 +18,10 @@
 #include "paperdb/rpc/server_runner.h"
 #include "paperdb/storage/store.h"
 
-ABSL_FLAG(std::string, db, "", "RocksDB store directory (created if missing); required");
-ABSL_FLAG(std::string, listen, "127.0.0.1:50052", "serve mode: host:port to listen on");
+ABSL_FLAG(std::string, db, "",
+          "RocksDB store directory (created if missing); required");
+ABSL_FLAG(std::string, listen, "127.0.0.1:50052",
+          "serve mode: host:port to listen on");
 
 namespace {
 
@@ -27,8 +29,10 @@ using paperdb::ingest::FileSummary;
 
 // One-shot mode: ingests every file, prints a line per file and a total.
 // Returns the process exit status: 0, or 1 if any file failed.
-int IngestFiles(paperdb::ingest::Ingester& ingester, const std::vector<std::string>& paths) {
-  absl::StatusOr<std::vector<std::string>> files = paperdb::ingest::ListInputFiles(paths);
+int IngestFiles(paperdb::ingest::Ingester& ingester,
+                const std::vector<std::string>& paths) {
+  absl::StatusOr<std::vector<std::string>> files =
+      paperdb::ingest::ListInputFiles(paths);
   if (!files.ok()) {
     std::cerr << "ingest_service: " << files.status().message() << "\n";
     return 1;
@@ -39,22 +43,25 @@ int IngestFiles(paperdb::ingest::Ingester& ingester, const std::vector<std::stri
     const std::string label = std::filesystem::path(path).filename().string();
     absl::StatusOr<std::string> content = paperdb::ingest::ReadFile(path);
     absl::StatusOr<FileSummary> summary =
-        content.ok() ? ingester.IngestContent(label, *content) : content.status();
+        content.ok() ? ingester.IngestContent(label, *content)
+                     : content.status();
     if (!summary.ok()) {
       ++failed;
-      std::cout << label << ": rejected, nothing stored: " << summary.status().message()
+      std::cout << label
+                << ": rejected, nothing stored: " << summary.status().message()
                 << "\n";
       continue;
     }
-    std::cout << label << ": " << summary->added << " added, " << summary->unchanged
-              << " unchanged, " << summary->skipped << " skipped, 0 errors\n";
+    std::cout << label << ": " << summary->added << " added, "
+              << summary->unchanged << " unchanged, " << summary->skipped
+              << " skipped, 0 errors\n";
     total.added += summary->added;
     total.unchanged += summary->unchanged;
     total.skipped += summary->skipped;
   }
-  std::cout << "total: " << files->size() << " files, " << total.added << " added, "
-            << total.unchanged << " unchanged, " << total.skipped << " skipped, "
-            << failed << " files rejected\n";
+  std::cout << "total: " << files->size() << " files, " << total.added
+            << " added, " << total.unchanged << " unchanged, " << total.skipped
+            << " skipped, " << failed << " files rejected\n";
   return failed == 0 ? 0 : 1;
 }
 
@@ -63,10 +70,12 @@ int IngestFiles(paperdb::ingest::Ingester& ingester, const std::vector<std::stri
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
-      "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC IngestService)");
+      "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
+      "IngestService)");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
-  const bool serve = positional.size() > 1 && std::string(positional[1]) == "serve";
+  const bool serve =
+      positional.size() > 1 && std::string(positional[1]) == "serve";
   const std::vector<std::string> paths(positional.begin() + (serve ? 2 : 1),
                                        positional.end());
   if (absl::GetFlag(FLAGS_db).empty() || (!serve && paths.empty())) {
@@ -97,8 +106,9 @@ int main(int argc, char** argv) {
   }
   health.SetServing("", true);
   health.SetServing("paperdb.v1.IngestService", true);
-  paperdb::LogInfo(absl::StrCat("ingest_service listening on port ", server->port));
-  paperdb::rpc::WaitForTerminationAndDrain(signals, server->server.get(), &health,
-                                           absl::Seconds(10));
+  paperdb::LogInfo(
+      absl::StrCat("ingest_service listening on port ", server->port));
+  paperdb::rpc::WaitForTerminationAndDrain(signals, server->server.get(),
+                                           &health, absl::Seconds(10));
   return 0;
 }

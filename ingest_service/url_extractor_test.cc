@@ -9,15 +9,18 @@ namespace {
 using ::testing::ElementsAre;
 
 TEST(ExtractUrlsTest, TrimsTrailingPunctuationAndUnmatchedParens) {
-  EXPECT_THAT(ExtractUrls("Code: https://github.com/SJTU-Quant/LIFT. And "
-                          "(see https://github.com/godatta/Ultra-Low-Latency-SNN)."),
-              ElementsAre("https://github.com/SJTU-Quant/LIFT",
-                          "https://github.com/godatta/Ultra-Low-Latency-SNN"));
+  EXPECT_THAT(
+      ExtractUrls("Code: https://github.com/SJTU-Quant/LIFT. And "
+                  "(see https://github.com/godatta/Ultra-Low-Latency-SNN)."),
+      ElementsAre("https://github.com/SJTU-Quant/LIFT",
+                  "https://github.com/godatta/Ultra-Low-Latency-SNN"));
 }
 
 TEST(ExtractUrlsTest, MarkdownLinkGivesOneUrl) {
-  EXPECT_THAT(ExtractUrls("[https://skill-mix.github.io](https://skill-mix.github.io)."),
-              ElementsAre("https://skill-mix.github.io"));
+  EXPECT_THAT(
+      ExtractUrls(
+          "[https://skill-mix.github.io](https://skill-mix.github.io)."),
+      ElementsAre("https://skill-mix.github.io"));
 }
 
 TEST(ExtractUrlsTest, KeepsBalancedParenthesesAndTrailingSlash) {
@@ -28,7 +31,8 @@ TEST(ExtractUrlsTest, KeepsBalancedParenthesesAndTrailingSlash) {
 }
 
 TEST(ExtractUrlsTest, IgnoresBareSchemesAndWordsStartingWithHttp) {
-  EXPECT_THAT(ExtractUrls("httpx https:// http://x.org"), ElementsAre("http://x.org"));
+  EXPECT_THAT(ExtractUrls("httpx https:// http://x.org"),
+              ElementsAre("http://x.org"));
 }
 
 TEST(UrlHostTest, LowerCasesAndDropsPortAndUserinfo) {

@@ -18,11 +18,13 @@
 #include "query_service/query_engine.h"
 #include "query_service/query_service_impl.h"
 
-ABSL_FLAG(std::string, db, "", "paperdb store directory written by ingest_service; required");
+ABSL_FLAG(std::string, db, "",
+          "paperdb store directory written by ingest_service; required");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "host:port to listen on");
-ABSL_FLAG(std::string, secondary_dir, "",
-          "directory for the RocksDB secondary instance's own files; default: a "
-          "fresh directory under $TMPDIR, removed at exit");
+ABSL_FLAG(
+    std::string, secondary_dir, "",
+    "directory for the RocksDB secondary instance's own files; default: a "
+    "fresh directory under $TMPDIR, removed at exit");
 ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
 ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
@@ -45,7 +47,8 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   {
-    auto engine = paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
+    auto engine =
+        paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
     if (!engine.ok()) {
       std::cerr << "query_service: " << engine.status().message() << "\n";
       return 1;
@@ -73,8 +76,9 @@ int main(int argc, char** argv) {
               last_ok = result.ok();
             }
           });
-      paperdb::LogInfo(absl::StrCat("query_service listening on port ", server->port,
-                                    ", store ", absl::GetFlag(FLAGS_db)));
+      paperdb::LogInfo(absl::StrCat("query_service listening on port ",
+                                    server->port, ", store ",
+                                    absl::GetFlag(FLAGS_db)));
       paperdb::rpc::WaitForTerminationAndDrain(
           signals, server->server.get(), &health,
           absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));

@@ -12,7 +12,8 @@
 namespace paperdb::query {
 namespace {
 
-std::string Payload(absl::string_view kind, uint64_t fingerprint, uint64_t position) {
+std::string Payload(absl::string_view kind, uint64_t fingerprint,
+                    uint64_t position) {
   return absl::StrCat("v1:", kind, ":", absl::Hex(fingerprint), ":", position);
 }
 
@@ -29,25 +30,29 @@ std::string EncodePageToken(absl::string_view kind, uint64_t fingerprint,
       absl::StrCat(payload, ":", absl::Hex(Hash64(payload) & 0xFFFFFFFF)));
 }
 
-absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token, absl::string_view kind,
+absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
+                                         absl::string_view kind,
                                          uint64_t fingerprint) {
   std::string raw;
   if (!absl::WebSafeBase64Unescape(token, &raw)) {
     return Invalid("not a token issued by this service");
   }
   const size_t last = raw.rfind(':');
-  if (last == std::string::npos) return Invalid("not a token issued by this service");
+  if (last == std::string::npos)
+    return Invalid("not a token issued by this service");
   const absl::string_view payload = absl::string_view(raw).substr(0, last);
   const std::vector<absl::string_view> fields = absl::StrSplit(payload, ':');
   uint64_t position = 0;
   if (fields.size() != 4 || fields[0] != "v1" ||
       !absl::SimpleAtoi(fields[3], &position) ||
-      raw.substr(last + 1) != absl::StrCat(absl::Hex(Hash64(payload) & 0xFFFFFFFF))) {
+      raw.substr(last + 1) !=
+          absl::StrCat(absl::Hex(Hash64(payload) & 0xFFFFFFFF))) {
     return Invalid("not a token issued by this service");
   }
   if (payload != Payload(kind, fingerprint, position)) {
-    return Invalid("token was issued for a different request; keep every field "
-                   "but page_token and page_size unchanged between pages");
+    return Invalid(
+        "token was issued for a different request; keep every field "
+        "but page_token and page_size unchanged between pages");
   }
   return position;
 }

@@ -22,7 +22,8 @@ std::string EncodePageToken(absl::string_view kind, uint64_t fingerprint,
 
 // The position encoded in `token`. INVALID_ARGUMENT if `token` is not one
 // EncodePageToken() made for the same kind and fingerprint.
-absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token, absl::string_view kind,
+absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
+                                         absl::string_view kind,
                                          uint64_t fingerprint);
 
 }  // namespace paperdb::query

@@ -22,7 +22,8 @@ TEST(PageTokenTest, RejectsGarbageAndTamperedTokens) {
   std::string token = EncodePageToken("search", 42, 130);
   token[3] = token[3] == 'A' ? 'B' : 'A';
 
-  for (const std::string& bad : {std::string("garbage!"), std::string("Zm9v"), token}) {
+  for (const std::string& bad :
+       {std::string("garbage!"), std::string("Zm9v"), token}) {
     EXPECT_THAT(DecodePageToken(bad, "search", 42),
                 StatusIs(absl::StatusCode::kInvalidArgument))
         << bad;

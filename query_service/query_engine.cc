@@ -44,8 +44,8 @@ absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
     return absl::InvalidArgumentError("name is required, as \"papers/{id}\"");
   }
   if (absl::StrContains(id, '/')) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("name '", name, "' is malformed: expected \"papers/{id}\""));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "name '", name, "' is malformed: expected \"papers/{id}\""));
   }
   return std::string(id);
 }
@@ -60,8 +60,9 @@ QueryEngine::~QueryEngine() {
 
 absl::StatusOr<std::unique_ptr<QueryEngine>> QueryEngine::Open(
     const std::string& db_path, const std::string& secondary_path) {
-  PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<storage::Store> store,
-                           storage::Store::OpenSecondary(db_path, secondary_path));
+  PAPERDB_ASSIGN_OR_RETURN(
+      std::unique_ptr<storage::Store> store,
+      storage::Store::OpenSecondary(db_path, secondary_path));
   return std::unique_ptr<QueryEngine>(new QueryEngine(std::move(store)));
 }
 
@@ -70,16 +71,19 @@ absl::Status QueryEngine::CatchUp() {
   return store_->CatchUp();
 }
 
-void QueryEngine::StartCatchUpLoop(absl::Duration interval,
-                                   std::function<void(const absl::Status&)> on_result) {
-  catch_up_thread_ = std::thread([this, interval, on_result = std::move(on_result)] {
-    while (!stop_.WaitForNotificationWithTimeout(interval)) {
-      on_result(CatchUp());
-    }
-  });
+void QueryEngine::StartCatchUpLoop(
+    absl::Duration interval,
+    std::function<void(const absl::Status&)> on_result) {
+  catch_up_thread_ =
+      std::thread([this, interval, on_result = std::move(on_result)] {
+        while (!stop_.WaitForNotificationWithTimeout(interval)) {
+          on_result(CatchUp());
+        }
+      });
 }
 
-absl::StatusOr<v1::Paper> QueryEngine::GetPaperLocked(absl::string_view name) const {
+absl::StatusOr<v1::Paper> QueryEngine::GetPaperLocked(
+    absl::string_view name) const {
   PAPERDB_ASSIGN_OR_RETURN(const std::string id, PaperIdFromName(name));
   PAPERDB_ASSIGN_OR_RETURN(const uint32_t doc, table_.FindDocId(id));
   PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record, table_.Get(doc));
@@ -91,18 +95,21 @@ absl::StatusOr<v1::Paper> QueryEngine::GetPaper(absl::string_view name) const {
   return GetPaperLocked(name);
 }
 
-absl::Status QueryEngine::BatchGetPapers(const v1::BatchGetPapersRequest& request,
-                                         v1::BatchGetPapersResponse* response) const {
+absl::Status QueryEngine::BatchGetPapers(
+    const v1::BatchGetPapersRequest& request,
+    v1::BatchGetPapersResponse* response) const {
   if (request.names_size() > kMaxBatchGet) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "names: ", request.names_size(), " names, at most ", kMaxBatchGet, " allowed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("names: ", request.names_size(), " names, at most ",
+                     kMaxBatchGet, " allowed"));
   }
   absl::ReaderMutexLock lock(&mu_);
   for (int i = 0; i < request.names_size(); ++i) {
     absl::StatusOr<v1::Paper> paper = GetPaperLocked(request.names(i));
     if (!paper.ok()) {
-      return absl::Status(paper.status().code(),
-                          absl::StrCat("names[", i, "]: ", paper.status().message()));
+      return absl::Status(
+          paper.status().code(),
+          absl::StrCat("names[", i, "]: ", paper.status().message()));
     }
     *response->add_papers() = *std::move(paper);
   }
@@ -116,18 +123,21 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
       PageSize(request.page_size(), kDefaultListPageSize, kMaxListPageSize));
   uint64_t start = 0;
   if (!request.page_token().empty()) {
-    PAPERDB_ASSIGN_OR_RETURN(start, DecodePageToken(request.page_token(), "list", 0));
+    PAPERDB_ASSIGN_OR_RETURN(start,
+                             DecodePageToken(request.page_token(), "list", 0));
   }
   absl::ReaderMutexLock lock(&mu_);
-  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats, table_.Stats());
+  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
+                           table_.Stats());
   response->set_total_size(static_cast<int64_t>(stats.doc_count()));
   if (start > UINT32_MAX) return absl::OkStatus();
-  PAPERDB_ASSIGN_OR_RETURN(
-      auto records,
-      table_.List(static_cast<uint32_t>(start), static_cast<size_t>(page_size) + 1));
+  PAPERDB_ASSIGN_OR_RETURN(auto records,
+                           table_.List(static_cast<uint32_t>(start),
+                                       static_cast<size_t>(page_size) + 1));
   const bool more = records.size() > static_cast<size_t>(page_size);
   if (more) {
-    response->set_next_page_token(EncodePageToken("list", 0, records.back().first));
+    response->set_next_page_token(
+        EncodePageToken("list", 0, records.back().first));
     records.pop_back();
   }
   for (auto& [doc, record] : records) {
@@ -136,11 +146,12 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   return absl::OkStatus();
 }
 
-absl::Status QueryEngine::SearchPapers(const v1::SearchPapersRequest& request,
-                                       v1::SearchPapersResponse* response) const {
-  PAPERDB_ASSIGN_OR_RETURN(
-      const int page_size,
-      PageSize(request.page_size(), kDefaultSearchPageSize, kMaxSearchPageSize));
+absl::Status QueryEngine::SearchPapers(
+    const v1::SearchPapersRequest& request,
+    v1::SearchPapersResponse* response) const {
+  PAPERDB_ASSIGN_OR_RETURN(const int page_size,
+                           PageSize(request.page_size(), kDefaultSearchPageSize,
+                                    kMaxSearchPageSize));
   if (request.snippet_length() < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "snippet_length must not be negative, got ", request.snippet_length()));
@@ -149,12 +160,13 @@ absl::Status QueryEngine::SearchPapers(const v1::SearchPapersRequest& request,
       request.snippet_length() == 0
           ? kDefaultSnippetCodePoints
           : std::min(request.snippet_length(), kMaxSnippetCodePoints));
-  PAPERDB_ASSIGN_OR_RETURN(const search::Query query, search::ParseQuery(request.query()));
+  PAPERDB_ASSIGN_OR_RETURN(const search::Query query,
+                           search::ParseQuery(request.query()));
   const uint64_t fingerprint = Hash64(request.query());
   uint64_t offset = 0;
   if (!request.page_token().empty()) {
-    PAPERDB_ASSIGN_OR_RETURN(offset,
-                             DecodePageToken(request.page_token(), "search", fingerprint));
+    PAPERDB_ASSIGN_OR_RETURN(
+        offset, DecodePageToken(request.page_token(), "search", fingerprint));
   }
 
   absl::ReaderMutexLock lock(&mu_);
@@ -165,9 +177,11 @@ absl::Status QueryEngine::SearchPapers(const v1::SearchPapersRequest& request,
   response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
                                           : v1::MATCH_MODE_ALL_TERMS);
   for (size_t i = offset; i < hits.top.size(); ++i) {
-    PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record, table_.Get(hits.top[i].doc));
-    BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score, query,
-                      hits.any_terms, snippet_length, response->add_results());
+    PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
+                             table_.Get(hits.top[i].doc));
+    BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
+                      query, hits.any_terms, snippet_length,
+                      response->add_results());
   }
   if (offset + page_size < hits.total) {
     response->set_next_page_token(

@@ -31,8 +31,8 @@ class QueryEngine {
  public:
   // Opens the store at `db_path` as a secondary instance keeping its state in
   // `secondary_path`. Errors as Store::OpenSecondary().
-  static absl::StatusOr<std::unique_ptr<QueryEngine>> Open(const std::string& db_path,
-                                                           const std::string& secondary_path);
+  static absl::StatusOr<std::unique_ptr<QueryEngine>> Open(
+      const std::string& db_path, const std::string& secondary_path);
 
   QueryEngine(const QueryEngine&) = delete;
   QueryEngine& operator=(const QueryEngine&) = delete;
@@ -47,7 +47,8 @@ class QueryEngine {
                         std::function<void(const absl::Status&)> on_result);
 
   // AIP-131. INVALID_ARGUMENT for an empty or malformed name; NOT_FOUND.
-  absl::StatusOr<v1::Paper> GetPaper(absl::string_view name) const ABSL_LOCKS_EXCLUDED(mu_);
+  absl::StatusOr<v1::Paper> GetPaper(absl::string_view name) const
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   // AIP-231: all or nothing, in request order.
   absl::Status BatchGetPapers(const v1::BatchGetPapersRequest& request,
@@ -56,7 +57,8 @@ class QueryEngine {
 
   // AIP-132/158, papers in ingest order.
   absl::Status ListPapers(const v1::ListPapersRequest& request,
-                          v1::ListPapersResponse* response) const ABSL_LOCKS_EXCLUDED(mu_);
+                          v1::ListPapersResponse* response) const
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   // Full-text search; see SearchPapersRequest in query_service.proto.
   absl::Status SearchPapers(const v1::SearchPapersRequest& request,

@@ -15,9 +15,9 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* /*context*/,
   return grpc::Status::OK;
 }
 
-grpc::Status QueryServiceImpl::BatchGetPapers(grpc::ServerContext* /*context*/,
-                                              const v1::BatchGetPapersRequest* request,
-                                              v1::BatchGetPapersResponse* response) {
+grpc::Status QueryServiceImpl::BatchGetPapers(
+    grpc::ServerContext* /*context*/, const v1::BatchGetPapersRequest* request,
+    v1::BatchGetPapersResponse* response) {
   return ToGrpcStatus(engine_->BatchGetPapers(*request, response));
 }
 
@@ -27,9 +27,9 @@ grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* /*context*/,
   return ToGrpcStatus(engine_->ListPapers(*request, response));
 }
 
-grpc::Status QueryServiceImpl::SearchPapers(grpc::ServerContext* /*context*/,
-                                            const v1::SearchPapersRequest* request,
-                                            v1::SearchPapersResponse* response) {
+grpc::Status QueryServiceImpl::SearchPapers(
+    grpc::ServerContext* /*context*/, const v1::SearchPapersRequest* request,
+    v1::SearchPapersResponse* response) {
   return ToGrpcStatus(engine_->SearchPapers(*request, response));
 }
 

@@ -16,7 +16,8 @@ class QueryServiceImpl final : public v1::QueryService::Service {
   // `engine` must outlive the service.
   explicit QueryServiceImpl(const QueryEngine* engine) : engine_(engine) {}
 
-  grpc::Status GetPaper(grpc::ServerContext* context, const v1::GetPaperRequest* request,
+  grpc::Status GetPaper(grpc::ServerContext* context,
+                        const v1::GetPaperRequest* request,
                         v1::Paper* response) override;
   grpc::Status BatchGetPapers(grpc::ServerContext* context,
                               const v1::BatchGetPapersRequest* request,

@@ -9,6 +9,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
   libicu-dev libstemmer-dev libxxhash-dev
+  python3 python3-grpcio python3-grpc-tools clang-format
 )
 
 missing=()

@@ -11,9 +11,9 @@
 
 // Evaluates `expr` (an absl::Status) and returns it from the enclosing
 // function unless it is OK.
-#define PAPERDB_RETURN_IF_ERROR(expr)               \
-  do {                                              \
-    const ::absl::Status paperdb_status_ = (expr);  \
+#define PAPERDB_RETURN_IF_ERROR(expr)                  \
+  do {                                                 \
+    const ::absl::Status paperdb_status_ = (expr);     \
     if (!paperdb_status_.ok()) return paperdb_status_; \
   } while (0)
 
@@ -24,8 +24,8 @@
 // Evaluates `rexpr` (an absl::StatusOr<T>); returns its status from the
 // enclosing function on error, else moves the value into `lhs`, which may be
 // a declaration (`T x`) or an existing variable.
-#define PAPERDB_ASSIGN_OR_RETURN(lhs, rexpr)                               \
-  PAPERDB_ASSIGN_OR_RETURN_IMPL_(                                          \
+#define PAPERDB_ASSIGN_OR_RETURN(lhs, rexpr) \
+  PAPERDB_ASSIGN_OR_RETURN_IMPL_(            \
       PAPERDB_STATUS_MACROS_CONCAT_(paperdb_statusor_, __LINE__), lhs, rexpr)
 
 #define PAPERDB_ASSIGN_OR_RETURN_IMPL_(statusor, lhs, rexpr) \

@@ -16,8 +16,9 @@ double Bm25Scorer::Idf(uint64_t df) const {
 
 double Bm25Scorer::Score(double idf, uint32_t tf, uint32_t doc_length) const {
   if (stats_.avg_doc_length <= 0.0 || tf == 0) return 0.0;
-  const double norm = params_.k1 * (1.0 - params_.b + params_.b * doc_length /
-                                                          stats_.avg_doc_length);
+  const double norm =
+      params_.k1 *
+      (1.0 - params_.b + params_.b * doc_length / stats_.avg_doc_length);
   return idf * tf * (params_.k1 + 1.0) / (tf + norm);
 }
 

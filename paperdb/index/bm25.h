@@ -16,8 +16,8 @@ namespace paperdb::index {
 
 // Free parameters of BM25, defaults as in Lucene.
 struct Bm25Params {
-  double k1 = 1.2;   // Term-frequency saturation; 0 means tf is ignored.
-  double b = 0.75;   // Length normalisation; 0 = none, 1 = full.
+  double k1 = 1.2;  // Term-frequency saturation; 0 means tf is ignored.
+  double b = 0.75;  // Length normalisation; 0 = none, 1 = full.
 };
 
 // Collection-wide statistics the scorer needs.
@@ -37,7 +37,8 @@ class Bm25Scorer {
 
   // Weight of a term with inverse document frequency `idf` that occurs `tf`
   // times in a paper of `doc_length` terms:
-  // idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_length / avg_doc_length)).
+  // idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_length /
+  // avg_doc_length)).
   double Score(double idf, uint32_t tf, uint32_t doc_length) const;
 
  private:

@@ -54,8 +54,8 @@ absl::StatusOr<uint32_t> ReadDocumentFrequency(const storage::Store& store,
   const char* p = value->data();
   uint32_t df = 0;
   if (!GetVarint32(&p, value->data() + value->size(), &df)) {
-    return absl::DataLossError(absl::StrCat("document frequency of '", term,
-                                            "' does not parse"));
+    return absl::DataLossError(
+        absl::StrCat("document frequency of '", term, "' does not parse"));
   }
   return df;
 }
@@ -71,7 +71,8 @@ google::protobuf::Timestamp Now() {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Create(storage::Store* store) {
+absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Create(
+    storage::Store* store) {
   storage::PaperTable table(store);
   PAPERDB_ASSIGN_OR_RETURN(storage::v1::CorpusStats stats, table.Stats());
   return std::unique_ptr<IndexWriter>(new IndexWriter(store, std::move(stats)));
@@ -82,7 +83,8 @@ storage::v1::CorpusStats IndexWriter::stats() const {
   return stats_;
 }
 
-absl::StatusOr<CommitResult> IndexWriter::Commit(std::vector<v1::Paper> papers) {
+absl::StatusOr<CommitResult> IndexWriter::Commit(
+    std::vector<v1::Paper> papers) {
   absl::MutexLock lock(&mu_);
   CommitResult result;
   storage::WriteBatch batch;
@@ -99,7 +101,8 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(std::vector<v1::Paper> papers) 
     }
     absl::StatusOr<uint32_t> existing = table_.FindDocId(paper.id());
     if (existing.ok()) {
-      PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record, table_.Get(*existing));
+      PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
+                               table_.Get(*existing));
       bool known_source = false;
       for (const v1::Source& s : record.paper().sources()) {
         known_source |= s.file_name() == paper.sources(0).file_name();
@@ -115,7 +118,8 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(std::vector<v1::Paper> papers) 
     }
     if (!absl::IsNotFound(existing.status())) return existing.status();
     if (stats.next_doc_id() == UINT32_MAX) {
-      return absl::ResourceExhaustedError("store holds the maximum number of papers");
+      return absl::ResourceExhaustedError(
+          "store holds the maximum number of papers");
     }
     const uint32_t doc = stats.next_doc_id();
     stats.set_next_doc_id(doc + 1);
@@ -127,23 +131,28 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(std::vector<v1::Paper> papers) 
                                      record.doc_length_terms());
     batch.Put(Column::kPaperIds, paper.id(), storage::PaperKey(doc));
     *record.mutable_paper() = std::move(paper);
-    batch.Put(Column::kPapers, storage::PaperKey(doc), record.SerializeAsString());
+    batch.Put(Column::kPapers, storage::PaperKey(doc),
+              record.SerializeAsString());
     result.outcomes.push_back(PaperOutcome::kAdded);
     ++result.added;
   }
 
   for (const auto& [term, term_postings] : index) {
     const std::vector<TermPostings::Posting>& postings = term_postings.postings;
-    for (size_t start = 0; start < postings.size(); start += kMaxPostingsPerBlock) {
+    for (size_t start = 0; start < postings.size();
+         start += kMaxPostingsPerBlock) {
       PostingBlockBuilder block;
-      const size_t end = std::min(postings.size(), start + kMaxPostingsPerBlock);
+      const size_t end =
+          std::min(postings.size(), start + kMaxPostingsPerBlock);
       for (size_t i = start; i < end; ++i) {
-        block.Add(postings[i].doc, postings[i].doc_length, postings[i].positions);
+        block.Add(postings[i].doc, postings[i].doc_length,
+                  postings[i].positions);
       }
       batch.Put(Column::kPostings, storage::PostingKey(term, block.first_doc()),
                 block.Finish());
     }
-    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ReadDocumentFrequency(*store_, term));
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
+                             ReadDocumentFrequency(*store_, term));
     std::string encoded;
     PutVarint32(df + static_cast<uint32_t>(postings.size()), &encoded);
     batch.Put(Column::kTerms, term, encoded);

@@ -43,7 +43,8 @@ class IndexWriter {
  public:
   // `store` must be a primary instance and outlive the writer. Reads the
   // corpus statistics: DATA_LOSS if they do not parse.
-  static absl::StatusOr<std::unique_ptr<IndexWriter>> Create(storage::Store* store);
+  static absl::StatusOr<std::unique_ptr<IndexWriter>> Create(
+      storage::Store* store);
 
   IndexWriter(const IndexWriter&) = delete;
   IndexWriter& operator=(const IndexWriter&) = delete;

@@ -49,8 +49,9 @@ class IndexWriterTest : public ::testing::Test {
 };
 
 TEST_F(IndexWriterTest, AddsPapersAndIndexesTheirTerms) {
-  auto result = writer_->Commit({MakePaper("p1", "Spiking networks learn delays."),
-                                 MakePaper("p2", "Delays in delays.")});
+  auto result =
+      writer_->Commit({MakePaper("p1", "Spiking networks learn delays."),
+                       MakePaper("p2", "Delays in delays.")});
   ASSERT_THAT(result, IsOk());
   EXPECT_EQ(result->added, 2);
 
@@ -73,7 +74,8 @@ TEST_F(IndexWriterTest, AddsPapersAndIndexesTheirTerms) {
 TEST_F(IndexWriterTest, SecondCommitOfSamePapersChangesNothing) {
   ASSERT_THAT(writer_->Commit({MakePaper("p1", "alpha beta")}), IsOk());
 
-  auto again = writer_->Commit({MakePaper("p1", "alpha beta"), MakePaper("p1", "alpha beta")});
+  auto again = writer_->Commit(
+      {MakePaper("p1", "alpha beta"), MakePaper("p1", "alpha beta")});
 
   ASSERT_THAT(again, IsOk());
   EXPECT_EQ(again->added, 0);
@@ -102,8 +104,9 @@ TEST_F(IndexWriterTest, AdvanceSkipsAcrossBlocksAndCommits) {
   std::vector<v1::Paper> first, second;
   for (int i = 0; i < 300; ++i) {
     (i < 150 ? first : second)
-        .push_back(MakePaper("p" + std::to_string(i),
-                             "common " + std::string(i % 3 == 0 ? "rare" : "x")));
+        .push_back(
+            MakePaper("p" + std::to_string(i),
+                      "common " + std::string(i % 3 == 0 ? "rare" : "x")));
   }
   ASSERT_THAT(writer_->Commit(first), IsOk());
   ASSERT_THAT(writer_->Commit(second), IsOk());

@@ -55,13 +55,15 @@ namespace {
 
 // Decodes the header; leaves *p at the start of the docs section and sets
 // *postings_bytes.
-absl::StatusOr<PostingBlockHeader> DecodeHeader(uint32_t first_doc, const char** p,
+absl::StatusOr<PostingBlockHeader> DecodeHeader(uint32_t first_doc,
+                                                const char** p,
                                                 const char* limit,
                                                 uint32_t* postings_bytes) {
   PostingBlockHeader h;
   uint32_t span = 0;
   if (!GetVarint32(p, limit, &h.count) || !GetVarint32(p, limit, &span) ||
-      !GetVarint32(p, limit, &h.max_tf) || !GetVarint32(p, limit, &h.min_doc_length) ||
+      !GetVarint32(p, limit, &h.max_tf) ||
+      !GetVarint32(p, limit, &h.min_doc_length) ||
       !GetVarint32(p, limit, postings_bytes)) {
     return Malformed("header");
   }
@@ -75,11 +77,12 @@ absl::StatusOr<PostingBlockHeader> DecodeHeader(uint32_t first_doc, const char**
 
 }  // namespace
 
-absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(uint32_t first_doc,
-                                                            absl::string_view value) {
+absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
+    uint32_t first_doc, absl::string_view value) {
   const char* p = value.data();
   uint32_t postings_bytes = 0;
-  return DecodeHeader(first_doc, &p, value.data() + value.size(), &postings_bytes);
+  return DecodeHeader(first_doc, &p, value.data() + value.size(),
+                      &postings_bytes);
 }
 
 absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
@@ -117,7 +120,8 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
       return Malformed("document lengths");
     }
   }
-  if (p != postings_end || doc != header->last_doc) return Malformed("postings");
+  if (p != postings_end || doc != header->last_doc)
+    return Malformed("postings");
   block.positions_data_.assign(postings_end, limit);
   return block;
 }

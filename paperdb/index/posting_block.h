@@ -32,7 +32,8 @@ class PostingBlockBuilder {
   // Adds a posting. REQUIRES: doc greater than the previous doc added (and
   // >= the block's first doc), positions non-empty and ascending, fewer than
   // kMaxPostingsPerBlock postings added so far.
-  void Add(uint32_t doc, uint32_t doc_length, const std::vector<uint32_t>& positions);
+  void Add(uint32_t doc, uint32_t doc_length,
+           const std::vector<uint32_t>& positions);
 
   size_t count() const { return docs_.size(); }
   uint32_t first_doc() const { return docs_.front(); }
@@ -56,8 +57,8 @@ struct PostingBlockHeader {
 };
 
 // DATA_LOSS if `value` is not a well-formed block header.
-absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(uint32_t first_doc,
-                                                            absl::string_view value);
+absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
+    uint32_t first_doc, absl::string_view value);
 
 // A decoded block. Positions stay encoded until asked for.
 class PostingBlock {

@@ -20,7 +20,8 @@ std::string ThreePostings() {
 }
 
 TEST(PostingBlockTest, RoundTripsDocsTfsLengthsAndPositions) {
-  absl::StatusOr<PostingBlock> block = PostingBlock::Decode(100, ThreePostings());
+  absl::StatusOr<PostingBlock> block =
+      PostingBlock::Decode(100, ThreePostings());
   ASSERT_THAT(block, IsOk());
 
   ASSERT_EQ(block->size(), 3u);
@@ -50,7 +51,8 @@ TEST(PostingBlockTest, TruncatedBlockIsDataLoss) {
     absl::StatusOr<PostingBlock> block = PostingBlock::Decode(100, truncated);
     if (block.ok()) {
       // Only the positions section was cut: asking for them must fail.
-      EXPECT_THAT(block->Positions(2), StatusIs(absl::StatusCode::kDataLoss)) << cut;
+      EXPECT_THAT(block->Positions(2), StatusIs(absl::StatusCode::kDataLoss))
+          << cut;
     } else {
       EXPECT_THAT(block, StatusIs(absl::StatusCode::kDataLoss)) << cut;
     }

@@ -29,9 +29,11 @@ void PostingIterator::LoadBlock() {
     if (!it_->status().ok()) Fail(it_->status());
     return;
   }
-  absl::StatusOr<uint32_t> first_doc = storage::FirstDocFromPostingKey(it_->key());
+  absl::StatusOr<uint32_t> first_doc =
+      storage::FirstDocFromPostingKey(it_->key());
   if (!first_doc.ok()) return Fail(first_doc.status());
-  absl::StatusOr<PostingBlock> block = PostingBlock::Decode(*first_doc, it_->value());
+  absl::StatusOr<PostingBlock> block =
+      PostingBlock::Decode(*first_doc, it_->value());
   if (!block.ok()) return Fail(block.status());
   block_ = *std::move(block);
   doc_ = block_->doc(0);

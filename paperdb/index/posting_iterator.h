@@ -50,7 +50,9 @@ class PostingIterator {
   uint32_t doc_length() const { return block_->doc_length(index_); }
 
   // Positions of the term in the current doc.
-  absl::StatusOr<std::vector<uint32_t>> Positions() { return block_->Positions(index_); }
+  absl::StatusOr<std::vector<uint32_t>> Positions() {
+    return block_->Positions(index_);
+  }
 
   // Non-OK if iteration stopped early because of a store error or a
   // malformed block; doc() is then kNoMoreDocs.

@@ -20,15 +20,18 @@ void HealthService::Shutdown() {
   ++version_;
 }
 
-HealthService::ServingStatus HealthService::StatusOf(const std::string& service) const {
+HealthService::ServingStatus HealthService::StatusOf(
+    const std::string& service) const {
   const auto it = serving_.find(service);
   if (it == serving_.end()) return HealthCheckResponse::SERVICE_UNKNOWN;
-  return it->second ? HealthCheckResponse::SERVING : HealthCheckResponse::NOT_SERVING;
+  return it->second ? HealthCheckResponse::SERVING
+                    : HealthCheckResponse::NOT_SERVING;
 }
 
-grpc::Status HealthService::Check(grpc::ServerContext* /*context*/,
-                                  const grpc::health::v1::HealthCheckRequest* request,
-                                  HealthCheckResponse* response) {
+grpc::Status HealthService::Check(
+    grpc::ServerContext* /*context*/,
+    const grpc::health::v1::HealthCheckRequest* request,
+    HealthCheckResponse* response) {
   absl::ReaderMutexLock lock(&mu_);
   const ServingStatus status = StatusOf(request->service());
   if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
@@ -40,7 +43,8 @@ grpc::Status HealthService::Check(grpc::ServerContext* /*context*/,
 }
 
 grpc::Status HealthService::Watch(
-    grpc::ServerContext* context, const grpc::health::v1::HealthCheckRequest* request,
+    grpc::ServerContext* context,
+    const grpc::health::v1::HealthCheckRequest* request,
     grpc::ServerWriter<HealthCheckResponse>* writer) {
   uint64_t seen = UINT64_MAX;
   while (!context->IsCancelled()) {

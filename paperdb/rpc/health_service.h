@@ -1,7 +1,8 @@
-// grpc.health.v1.Health (https://github.com/grpc/grpc/blob/master/doc/health-checking.md),
-// compiled from Debian's grpc-proto so that server reflection can describe
-// it and grpcurl can call it. gRPC 1.51's built-in health service registers
-// no descriptor, so paperdb serves its own.
+// grpc.health.v1.Health
+// (https://github.com/grpc/grpc/blob/master/doc/health-checking.md), compiled
+// from Debian's grpc-proto so that server reflection can describe it and
+// grpcurl can call it. gRPC 1.51's built-in health service registers no
+// descriptor, so paperdb serves its own.
 //
 // Thread safety: all methods may be called concurrently.
 
@@ -22,7 +23,8 @@ class HealthService final : public grpc::health::v1::Health::Service {
   HealthService() = default;
 
   // Sets the status reported for `service` ("" is the whole server).
-  void SetServing(const std::string& service, bool serving) ABSL_LOCKS_EXCLUDED(mu_);
+  void SetServing(const std::string& service, bool serving)
+      ABSL_LOCKS_EXCLUDED(mu_);
 
   // Makes every service NOT_SERVING for good and ends open Watch streams.
   void Shutdown() ABSL_LOCKS_EXCLUDED(mu_);
@@ -34,13 +36,15 @@ class HealthService final : public grpc::health::v1::Health::Service {
 
   // Sends the current status, then every change, until the client cancels or
   // Shutdown() is called. Unknown services are reported SERVICE_UNKNOWN.
-  grpc::Status Watch(
-      grpc::ServerContext* context, const grpc::health::v1::HealthCheckRequest* request,
-      grpc::ServerWriter<grpc::health::v1::HealthCheckResponse>* writer) override;
+  grpc::Status Watch(grpc::ServerContext* context,
+                     const grpc::health::v1::HealthCheckRequest* request,
+                     grpc::ServerWriter<grpc::health::v1::HealthCheckResponse>*
+                         writer) override;
 
  private:
   using ServingStatus = grpc::health::v1::HealthCheckResponse::ServingStatus;
-  ServingStatus StatusOf(const std::string& service) const ABSL_SHARED_LOCKS_REQUIRED(mu_);
+  ServingStatus StatusOf(const std::string& service) const
+      ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   mutable absl::Mutex mu_;
   absl::flat_hash_map<std::string, bool> serving_ ABSL_GUARDED_BY(mu_);

@@ -12,9 +12,9 @@
 
 namespace paperdb::rpc {
 
-absl::StatusOr<StartedServer> StartServer(const ServerOptions& options,
-                                          const std::vector<grpc::Service*>& services,
-                                          HealthService* health) {
+absl::StatusOr<StartedServer> StartServer(
+    const ServerOptions& options, const std::vector<grpc::Service*>& services,
+    HealthService* health) {
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   StartedServer started;

@@ -17,9 +17,10 @@
 namespace paperdb::rpc {
 
 struct ServerOptions {
-  std::string listen = "127.0.0.1:50051";  // host:port; port 0 picks a free one.
-  int max_threads = 64;                    // Sync-server thread cap.
-  int max_message_bytes = 64 << 20;        // Largest request or response.
+  std::string listen =
+      "127.0.0.1:50051";             // host:port; port 0 picks a free one.
+  int max_threads = 64;              // Sync-server thread cap.
+  int max_message_bytes = 64 << 20;  // Largest request or response.
 };
 
 // A started server and the port it listens on.
@@ -31,9 +32,9 @@ struct StartedServer {
 // Builds and starts a server with `services`, `health` and server
 // reflection (plaintext). UNAVAILABLE if the address cannot be bound.
 // Every service must outlive the server.
-absl::StatusOr<StartedServer> StartServer(const ServerOptions& options,
-                                          const std::vector<grpc::Service*>& services,
-                                          HealthService* health);
+absl::StatusOr<StartedServer> StartServer(
+    const ServerOptions& options, const std::vector<grpc::Service*>& services,
+    HealthService* health);
 
 // Blocks SIGINT and SIGTERM in the calling thread, so that threads started
 // later inherit the mask and WaitForTermination() can collect them. Call

@@ -12,9 +12,10 @@ namespace paperdb::search {
 namespace {
 
 std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
-  std::sort(spans.begin(), spans.end(), [](const ByteSpan& a, const ByteSpan& b) {
-    return a.start < b.start || (a.start == b.start && a.end > b.end);
-  });
+  std::sort(spans.begin(), spans.end(),
+            [](const ByteSpan& a, const ByteSpan& b) {
+              return a.start < b.start || (a.start == b.start && a.end > b.end);
+            });
   std::vector<ByteSpan> merged;
   for (const ByteSpan& span : spans) {
     if (!merged.empty() && span.start < merged.back().end) {
@@ -26,7 +27,9 @@ std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
   return merged;
 }
 
-bool IsSpaceByte(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool IsSpaceByte(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 }  // namespace
 
@@ -57,14 +60,17 @@ std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query,
       const size_t n = phrase->terms.size();
       if (i + n > tokens.size()) continue;
       bool match = true;
-      for (size_t k = 0; k < n && match; ++k) match = tokens[i + k].term == phrase->terms[k];
-      if (match) spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte});
+      for (size_t k = 0; k < n && match; ++k)
+        match = tokens[i + k].term == phrase->terms[k];
+      if (match)
+        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte});
     }
   }
   return MergeOverlapping(std::move(spans));
 }
 
-SnippetWindow MakeSnippet(absl::string_view text, const std::vector<ByteSpan>& highlights,
+SnippetWindow MakeSnippet(absl::string_view text,
+                          const std::vector<ByteSpan>& highlights,
                           uint32_t max_code_points) {
   // Byte offset of every code point boundary.
   std::vector<uint32_t> boundary;
@@ -77,7 +83,8 @@ SnippetWindow MakeSnippet(absl::string_view text, const std::vector<ByteSpan>& h
   const uint32_t length = static_cast<uint32_t>(boundary.size() - 1);
   auto code_point_of = [&](uint32_t byte) {
     return static_cast<uint32_t>(
-        std::lower_bound(boundary.begin(), boundary.end(), byte) - boundary.begin());
+        std::lower_bound(boundary.begin(), boundary.end(), byte) -
+        boundary.begin());
   };
 
   uint32_t best_start = 0;  // In code points.

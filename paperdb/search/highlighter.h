@@ -33,10 +33,11 @@ std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query,
 
 // A window of an abstract.
 struct SnippetWindow {
-  ByteSpan range;                     // The window, in the abstract.
-  std::vector<ByteSpan> highlights;   // Inside the window, relative to its start.
-  bool truncated_start = false;       // Text precedes the window.
-  bool truncated_end = false;         // Text follows the window.
+  ByteSpan range;  // The window, in the abstract.
+  std::vector<ByteSpan>
+      highlights;                // Inside the window, relative to its start.
+  bool truncated_start = false;  // Text precedes the window.
+  bool truncated_end = false;    // Text follows the window.
 };
 
 // Chooses a window of at most `max_code_points` code points of `text` that

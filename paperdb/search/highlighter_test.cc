@@ -12,7 +12,8 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<ByteSpan> HighlightQuery(absl::string_view text, absl::string_view query,
+std::vector<ByteSpan> HighlightQuery(absl::string_view text,
+                                     absl::string_view query,
                                      bool any_terms = false) {
   return Highlight(text, *ParseQuery(query), any_terms);
 }
@@ -63,7 +64,8 @@ TEST(SnippetTest, WindowSurroundsTheHighlightAtWordBoundaries) {
   EXPECT_TRUE(snippet.truncated_end);
   EXPECT_LE(snippet.range.end - snippet.range.start, 60u);
   ASSERT_EQ(snippet.highlights.size(), 1u);
-  EXPECT_EQ(text.substr(snippet.range.start + snippet.highlights[0].start, 6), "target");
+  EXPECT_EQ(text.substr(snippet.range.start + snippet.highlights[0].start, 6),
+            "target");
   EXPECT_EQ(text.substr(snippet.range.start, 4), "word");  // Starts on a word.
   EXPECT_EQ(text.substr(snippet.range.end - 4, 4), "word");
 }

@@ -18,7 +18,8 @@ constexpr absl::string_view kRightQuote = "\xE2\x80\x9D";  // U+201D ”
 size_t QuoteAt(absl::string_view text, size_t i) {
   if (text[i] == '"') return 1;
   const absl::string_view rest = text.substr(i);
-  if (absl::StartsWith(rest, kLeftQuote) || absl::StartsWith(rest, kRightQuote)) return 3;
+  if (absl::StartsWith(rest, kLeftQuote) || absl::StartsWith(rest, kRightQuote))
+    return 3;
   return 0;
 }
 
@@ -40,12 +41,13 @@ class Parser {
         clause.excluded = true;
         Advance(1);
         if (at_ >= text_.size() || IsSpace(text_[at_])) {
-          return Error(clause.position,
-                       "'-' must be followed by a word or a quoted phrase to exclude");
+          return Error(
+              clause.position,
+              "'-' must be followed by a word or a quoted phrase to exclude");
         }
       }
-      absl::Status status = QuoteAt(text_, at_) > 0 ? ParsePhrase(&clause)
-                                                    : ParseWord(&clause);
+      absl::Status status =
+          QuoteAt(text_, at_) > 0 ? ParsePhrase(&clause) : ParseWord(&clause);
       if (!status.ok()) return status;
       if (!clause.terms.empty()) query.clauses.push_back(std::move(clause));
     }
@@ -72,12 +74,14 @@ class Parser {
     const size_t start = at_;
     while (at_ < text_.size() && QuoteAt(text_, at_) == 0) Advance(1);
     if (at_ >= text_.size()) {
-      return Error(open_position, "unterminated phrase: expected a closing '\"'");
+      return Error(open_position,
+                   "unterminated phrase: expected a closing '\"'");
     }
     const absl::string_view phrase = text_.substr(start, at_ - start);
     Advance(QuoteAt(text_, at_));
     clause->kind = QueryClause::Kind::kPhrase;
-    for (text::AnalyzedToken& token : text::ThreadLocalAnalyzer().Analyze(phrase)) {
+    for (text::AnalyzedToken& token :
+         text::ThreadLocalAnalyzer().Analyze(phrase)) {
       clause->terms.push_back(std::move(token.term));
     }
     if (clause->terms.size() == 1) clause->kind = QueryClause::Kind::kTerm;
@@ -86,7 +90,8 @@ class Parser {
 
   absl::Status ParseWord(QueryClause* clause) {
     const size_t start = at_;
-    while (at_ < text_.size() && !IsSpace(text_[at_]) && QuoteAt(text_, at_) == 0) {
+    while (at_ < text_.size() && !IsSpace(text_[at_]) &&
+           QuoteAt(text_, at_) == 0) {
       Advance(1);
     }
     std::vector<text::AnalyzedToken> tokens =
@@ -109,8 +114,9 @@ class Parser {
 
 absl::StatusOr<Query> ParseQuery(absl::string_view text) {
   if (text.size() > kMaxQueryBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "query: ", text.size(), " bytes is longer than the limit of ", kMaxQueryBytes));
+    return absl::InvalidArgumentError(
+        absl::StrCat("query: ", text.size(),
+                     " bytes is longer than the limit of ", kMaxQueryBytes));
   }
   if (const std::optional<size_t> bad = text::FindInvalidUtf8(text)) {
     return absl::InvalidArgumentError(

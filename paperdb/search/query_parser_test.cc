@@ -24,12 +24,14 @@ TEST(QueryParserTest, WordsBecomeRequiredTermsWithoutStopwords) {
 }
 
 TEST(QueryParserTest, QuotedTextIsAPhraseKeepingStopwords) {
-  absl::StatusOr<Query> query = ParseQuery("\"state of the art\" \xE2\x80\x9Cleading indicators\xE2\x80\x9D");
+  absl::StatusOr<Query> query = ParseQuery(
+      "\"state of the art\" \xE2\x80\x9Cleading indicators\xE2\x80\x9D");
   ASSERT_THAT(query, IsOk());
 
   ASSERT_EQ(query->clauses.size(), 2u);
   EXPECT_EQ(query->clauses[0].kind, QueryClause::Kind::kPhrase);
-  EXPECT_THAT(query->clauses[0].terms, ElementsAre("state", "of", "the", "art"));
+  EXPECT_THAT(query->clauses[0].terms,
+              ElementsAre("state", "of", "the", "art"));
   EXPECT_THAT(query->clauses[1].terms, ElementsAre("lead", "indic"));
 }
 
@@ -77,7 +79,8 @@ TEST(QueryParserTest, DanglingMinusIsInvalid) {
 }
 
 TEST(QueryParserTest, InvalidUtf8IsInvalidArgument) {
-  EXPECT_THAT(ParseQuery("ab\xFF"), StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(ParseQuery("ab\xFF"),
+              StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 TEST(QueryParserTest, OverlongQueryIsInvalidArgument) {

@@ -43,8 +43,10 @@ absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
 }
 
 // Adds a cursor for each term not yet in `cursors`.
-absl::Status OpenCursors(const storage::Store& store, const index::Bm25Scorer& scorer,
-                         const std::vector<std::string>& terms, TermCursors* cursors) {
+absl::Status OpenCursors(const storage::Store& store,
+                         const index::Bm25Scorer& scorer,
+                         const std::vector<std::string>& terms,
+                         TermCursors* cursors) {
   for (const std::string& term : terms) {
     if (cursors->contains(term)) continue;
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, DocumentFrequency(store, term));
@@ -58,7 +60,8 @@ absl::Status OpenCursors(const storage::Store& store, const index::Bm25Scorer& s
 
 // True if the clause's terms occur at consecutive positions in the doc the
 // cursors of its terms are on. REQUIRES: all those cursors are on one doc.
-absl::StatusOr<bool> PhraseMatches(const QueryClause& clause, TermCursors& cursors) {
+absl::StatusOr<bool> PhraseMatches(const QueryClause& clause,
+                                   TermCursors& cursors) {
   if (clause.terms.size() == 1) return true;
   std::vector<std::vector<uint32_t>> positions;
   positions.reserve(clause.terms.size());
@@ -118,7 +121,9 @@ class TopK {
     return a.score > b.score || (a.score == b.score && a.doc < b.doc);
   }
   struct WorstOnTop {
-    bool operator()(const ScoredDoc& a, const ScoredDoc& b) const { return Better(a, b); }
+    bool operator()(const ScoredDoc& a, const ScoredDoc& b) const {
+      return Better(a, b);
+    }
   };
   size_t k_;
   std::priority_queue<ScoredDoc, std::vector<ScoredDoc>, WorstOnTop> heap_;
@@ -135,10 +140,12 @@ class Evaluation {
     std::vector<std::string> required_terms;
     for (const QueryClause& clause : query_.clauses) {
       if (clause.excluded) continue;
-      required_terms.insert(required_terms.end(), clause.terms.begin(), clause.terms.end());
+      required_terms.insert(required_terms.end(), clause.terms.begin(),
+                            clause.terms.end());
     }
     TermCursors required;
-    PAPERDB_RETURN_IF_ERROR(OpenCursors(store_, scorer_, required_terms, &required));
+    PAPERDB_RETURN_IF_ERROR(
+        OpenCursors(store_, scorer_, required_terms, &required));
     PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, Conjunctive(required, top_k));
     if (hits.total > 0) return hits;
 
@@ -157,8 +164,10 @@ class Evaluation {
   absl::StatusOr<bool> Excluded(uint32_t doc) {
     for (const QueryClause& clause : query_.clauses) {
       if (!clause.excluded) continue;
-      PAPERDB_RETURN_IF_ERROR(OpenCursors(store_, scorer_, clause.terms, &excluded_));
-      PAPERDB_ASSIGN_OR_RETURN(const bool matches, ClauseMatches(clause, doc, excluded_));
+      PAPERDB_RETURN_IF_ERROR(
+          OpenCursors(store_, scorer_, clause.terms, &excluded_));
+      PAPERDB_ASSIGN_OR_RETURN(const bool matches,
+                               ClauseMatches(clause, doc, excluded_));
       if (matches) return true;
     }
     return false;
@@ -169,11 +178,13 @@ class Evaluation {
     if (cursors.empty()) return hits;
     std::vector<TermCursor*> order;
     for (auto& [term, cursor] : cursors) {
-      if (cursor.df == 0) return hits;  // A term no paper has: nothing matches all.
+      if (cursor.df == 0)
+        return hits;  // A term no paper has: nothing matches all.
       order.push_back(&cursor);
     }
-    std::sort(order.begin(), order.end(),
-              [](const TermCursor* a, const TermCursor* b) { return a->df < b->df; });
+    std::sort(
+        order.begin(), order.end(),
+        [](const TermCursor* a, const TermCursor* b) { return a->df < b->df; });
     TopK top(top_k);
     PostingIterator& lead = *order[0]->postings;
     while (lead.doc() != kNoMoreDocs) {
@@ -192,7 +203,8 @@ class Evaluation {
       if (!aligned) continue;
       bool matches = true;
       for (const QueryClause& clause : query_.clauses) {
-        if (clause.excluded || clause.kind != QueryClause::Kind::kPhrase) continue;
+        if (clause.excluded || clause.kind != QueryClause::Kind::kPhrase)
+          continue;
         PAPERDB_ASSIGN_OR_RETURN(matches, PhraseMatches(clause, cursors));
         if (!matches) break;
       }
@@ -249,7 +261,8 @@ class Evaluation {
 
 }  // namespace
 
-absl::StatusOr<SearchHits> Searcher::Search(const Query& query, size_t top_k) const {
+absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
+                                            size_t top_k) const {
   if (query.MatchesNothing()) return SearchHits{};
   storage::PaperTable table(store_);
   PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats, table.Stats());
@@ -258,7 +271,8 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query, size_t top_k) co
   collection.avg_doc_length =
       stats.doc_count() == 0
           ? 0.0
-          : static_cast<double>(stats.total_doc_length_terms()) / stats.doc_count();
+          : static_cast<double>(stats.total_doc_length_terms()) /
+                stats.doc_count();
   const index::Bm25Scorer scorer(collection, params_);
   Evaluation evaluation(*store_, scorer, query);
   return evaluation.Run(top_k);

@@ -26,13 +26,15 @@ class SearcherTest : public ::testing::Test {
     auto writer = index::IndexWriter::Create(store_.get());
     ASSERT_THAT(writer, IsOk());
     std::vector<v1::Paper> papers;
-    const char* abstracts[] = {
-        "Spiking neural networks learn synaptic delays.",       // 0
-        "Neural networks for graphs; spiking is not covered.",  // 1
-        "Leading indicators of time series, and indicators leading nowhere.",  // 2
-        "Graph neural networks with leading indicators.",       // 3
-        "Delays in delays and more delays for spiking neurons.",  // 4
-    };
+    const char* abstracts[] =
+        {
+            "Spiking neural networks learn synaptic delays.",       // 0
+            "Neural networks for graphs; spiking is not covered.",  // 1
+            "Leading indicators of time series, and indicators leading "
+            "nowhere.",                                               // 2
+            "Graph neural networks with leading indicators.",         // 3
+            "Delays in delays and more delays for spiking neurons.",  // 4
+        };
     for (int i = 0; i < 5; ++i) {
       v1::Paper& p = papers.emplace_back();
       p.set_id("p" + std::to_string(i));
@@ -81,7 +83,8 @@ TEST_F(SearcherTest, HigherTermFrequencyRanksFirst) {
 
 TEST_F(SearcherTest, PhraseRequiresAdjacency) {
   // Doc 2 holds the phrase and both words twice, so it ranks above doc 3.
-  EXPECT_THAT(Docs(Run("\"leading indicators\"")), ::testing::ElementsAre(2u, 3u));
+  EXPECT_THAT(Docs(Run("\"leading indicators\"")),
+              ::testing::ElementsAre(2u, 3u));
   EXPECT_THAT(Docs(Run("\"indicators leading\"")), ::testing::ElementsAre(2u));
   // No paper has the words in this order: only the any-term fallback matches.
   EXPECT_TRUE(Run("\"networks neural\"").any_terms);
@@ -89,7 +92,8 @@ TEST_F(SearcherTest, PhraseRequiresAdjacency) {
 
 TEST_F(SearcherTest, ExclusionRemovesMatches) {
   EXPECT_THAT(Docs(Run("neural -graph")), ::testing::ElementsAre(0u));
-  EXPECT_THAT(Docs(Run("neural -\"graph neural\"")), ::testing::ElementsAre(0u, 1u));
+  EXPECT_THAT(Docs(Run("neural -\"graph neural\"")),
+              ::testing::ElementsAre(0u, 1u));
 }
 
 TEST_F(SearcherTest, FallsBackToAnyTermWhenNothingMatchesAll) {

@@ -7,8 +7,9 @@
 //   "meta"         "stats"                      paperdb.storage.v1.CorpusStats
 //   "papers"       PaperKey(doc_id)             paperdb.storage.v1.PaperRecord
 //   "paper_ids"    external paper id            PaperKey(doc_id)
-//   "postings"     PostingKey(term, first_doc)  a posting block (posting_block.h)
-//   "terms"        term                         varint32 document frequency
+//   "postings"     PostingKey(term, first_doc)  a posting block
+//   (posting_block.h) "terms"        term                         varint32
+//   document frequency
 //
 // doc_id is the dense internal number postings use, assigned in ingest order
 // from 0. It is encoded big-endian, so RocksDB's bytewise order is numeric

@@ -23,7 +23,8 @@ TEST(PaperKeyTest, BytewiseOrderIsNumericOrder) {
 }
 
 TEST(PaperKeyTest, RejectsKeysOfWrongLength) {
-  EXPECT_THAT(DocIdFromPaperKey("abc"), StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(DocIdFromPaperKey("abc"),
+              StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 TEST(PostingKeyTest, StartsWithPrefixAndRoundTripsFirstDoc) {

@@ -9,7 +9,8 @@
 
 namespace paperdb::storage {
 
-absl::StatusOr<uint32_t> PaperTable::FindDocId(absl::string_view paper_id) const {
+absl::StatusOr<uint32_t> PaperTable::FindDocId(
+    absl::string_view paper_id) const {
   absl::StatusOr<std::string> key = store_->Get(Column::kPaperIds, paper_id);
   if (absl::IsNotFound(key.status())) {
     return absl::NotFoundError(absl::StrCat("paper ", paper_id, " not found"));
@@ -19,24 +20,30 @@ absl::StatusOr<uint32_t> PaperTable::FindDocId(absl::string_view paper_id) const
 }
 
 absl::StatusOr<v1::PaperRecord> PaperTable::Get(uint32_t doc_id) const {
-  absl::StatusOr<std::string> value = store_->Get(Column::kPapers, PaperKey(doc_id));
+  absl::StatusOr<std::string> value =
+      store_->Get(Column::kPapers, PaperKey(doc_id));
   if (!value.ok()) return value.status();
   v1::PaperRecord record;
   if (!record.ParseFromString(*value)) {
-    return absl::DataLossError(absl::StrCat("paper record ", doc_id, " does not parse"));
+    return absl::DataLossError(
+        absl::StrCat("paper record ", doc_id, " does not parse"));
   }
   return record;
 }
 
-absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>> PaperTable::List(
-    uint32_t start_doc, size_t limit) const {
+absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>>
+PaperTable::List(uint32_t start_doc, size_t limit) const {
   std::vector<std::pair<uint32_t, v1::PaperRecord>> out;
   std::unique_ptr<StoreIterator> it = store_->NewIterator(Column::kPapers);
-  for (it->Seek(PaperKey(start_doc)); it->Valid() && out.size() < limit; it->Next()) {
-    PAPERDB_ASSIGN_OR_RETURN(const uint32_t doc_id, DocIdFromPaperKey(it->key()));
+  for (it->Seek(PaperKey(start_doc)); it->Valid() && out.size() < limit;
+       it->Next()) {
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t doc_id,
+                             DocIdFromPaperKey(it->key()));
     v1::PaperRecord record;
-    if (!record.ParseFromArray(it->value().data(), static_cast<int>(it->value().size()))) {
-      return absl::DataLossError(absl::StrCat("paper record ", doc_id, " does not parse"));
+    if (!record.ParseFromArray(it->value().data(),
+                               static_cast<int>(it->value().size()))) {
+      return absl::DataLossError(
+          absl::StrCat("paper record ", doc_id, " does not parse"));
     }
     out.emplace_back(doc_id, std::move(record));
   }

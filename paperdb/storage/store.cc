@@ -41,7 +41,8 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, ColumnOptions());
   for (int i = 0; i < kColumnCount; ++i) {
-    descriptors.emplace_back(ColumnName(static_cast<Column>(i)), ColumnOptions());
+    descriptors.emplace_back(ColumnName(static_cast<Column>(i)),
+                             ColumnOptions());
   }
   return descriptors;
 }
@@ -67,7 +68,9 @@ size_t WriteBatch::ByteSize() const { return byte_size_; }
 StoreIterator::StoreIterator(std::unique_ptr<rocksdb::Iterator> it)
     : it_(std::move(it)) {}
 StoreIterator::~StoreIterator() = default;
-void StoreIterator::Seek(absl::string_view target) { it_->Seek(ToSlice(target)); }
+void StoreIterator::Seek(absl::string_view target) {
+  it_->Seek(ToSlice(target));
+}
 void StoreIterator::SeekForPrev(absl::string_view target) {
   it_->SeekForPrev(ToSlice(target));
 }
@@ -91,7 +94,8 @@ Store::~Store() {
   db_->Close().PermitUncheckedError();
 }
 
-absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(const std::string& path) {
+absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
+    const std::string& path) {
   std::error_code error;
   std::filesystem::create_directories(path, error);
   if (error) {
@@ -124,8 +128,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(const std::string& pat
 absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
     const std::string& path, const std::string& secondary_path) {
   if (!std::filesystem::exists(std::filesystem::path(path) / "CURRENT")) {
-    return absl::NotFoundError(
-        absl::StrCat("no paperdb store at ", path, " (run ingest_service first)"));
+    return absl::NotFoundError(absl::StrCat("no paperdb store at ", path,
+                                            " (run ingest_service first)"));
   }
   std::error_code ignored;
   std::filesystem::create_directories(secondary_path, ignored);
@@ -136,7 +140,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
   const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
       options, path, secondary_path, Descriptors(), &handles, &db);
   if (!s.ok()) {
-    return FromRocksDbStatus(s, absl::StrCat("opening store ", path, " as secondary"));
+    return FromRocksDbStatus(
+        s, absl::StrCat("opening store ", path, " as secondary"));
   }
   std::unique_ptr<Store> store(new Store(path, /*secondary=*/true));
   store->db_.reset(db);
@@ -154,8 +159,9 @@ absl::Status Store::CheckSchema(bool create) {
     return Write(batch);
   }
   if (!stored.ok()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "store ", path_, " has no schema version: ", stored.status().message()));
+    return absl::FailedPreconditionError(
+        absl::StrCat("store ", path_,
+                     " has no schema version: ", stored.status().message()));
   }
   int version = 0;
   if (!absl::SimpleAtoi(*stored, &version) || version != kSchemaVersion) {
@@ -166,11 +172,12 @@ absl::Status Store::CheckSchema(bool create) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> Store::Get(Column column, absl::string_view key) const {
+absl::StatusOr<std::string> Store::Get(Column column,
+                                       absl::string_view key) const {
   std::string value;
-  const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(),
-                                     handles_[static_cast<int>(column)],
-                                     ToSlice(key), &value);
+  const rocksdb::Status s =
+      db_->Get(rocksdb::ReadOptions(), handles_[static_cast<int>(column)],
+               ToSlice(key), &value);
   if (!s.ok()) {
     return FromRocksDbStatus(s, absl::StrCat("reading ", ColumnName(column)));
   }
@@ -184,8 +191,9 @@ absl::Status Store::Write(const WriteBatch& batch) {
   rocksdb::WriteBatch rb(batch.ByteSize() + 64);
   for (const WriteBatch::Entry& e : batch.entries_) {
     rocksdb::ColumnFamilyHandle* cf = handles_[static_cast<int>(e.column)];
-    const rocksdb::Status s = e.is_delete ? rb.Delete(cf, ToSlice(e.key))
-                                          : rb.Put(cf, ToSlice(e.key), ToSlice(e.value));
+    const rocksdb::Status s =
+        e.is_delete ? rb.Delete(cf, ToSlice(e.key))
+                    : rb.Put(cf, ToSlice(e.key), ToSlice(e.value));
     if (!s.ok()) return FromRocksDbStatus(s, "building write batch");
   }
   rocksdb::WriteOptions options;
@@ -194,21 +202,24 @@ absl::Status Store::Write(const WriteBatch& batch) {
 }
 
 std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
-  return std::make_unique<StoreIterator>(std::unique_ptr<rocksdb::Iterator>(
-      db_->NewIterator(rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
+  return std::make_unique<StoreIterator>(
+      std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(
+          rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
 }
 
 absl::Status Store::CatchUp() {
   if (!secondary_) return absl::OkStatus();
-  return FromRocksDbStatus(db_->TryCatchUpWithPrimary(), "catching up with writer");
+  return FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
+                           "catching up with writer");
 }
 
 absl::Status Store::Compact() {
   if (secondary_) return absl::InvalidArgumentError("store is open read-only");
   for (rocksdb::ColumnFamilyHandle* handle : handles_) {
-    PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(
-        db_->CompactRange(rocksdb::CompactRangeOptions(), handle, nullptr, nullptr),
-        "compacting store"));
+    PAPERDB_RETURN_IF_ERROR(
+        FromRocksDbStatus(db_->CompactRange(rocksdb::CompactRangeOptions(),
+                                            handle, nullptr, nullptr),
+                          "compacting store"));
   }
   return absl::OkStatus();
 }

@@ -69,7 +69,8 @@ TEST_F(StoreTest, SecondWriterIsUnavailable) {
   auto first = Store::OpenPrimary(db());
   ASSERT_THAT(first, IsOk());
 
-  EXPECT_THAT(Store::OpenPrimary(db()), StatusIs(absl::StatusCode::kUnavailable));
+  EXPECT_THAT(Store::OpenPrimary(db()),
+              StatusIs(absl::StatusCode::kUnavailable));
 }
 
 TEST_F(StoreTest, SecondaryOfMissingStoreIsNotFound) {
@@ -93,7 +94,8 @@ TEST_F(StoreTest, SecondarySeesWritesAfterCatchUp) {
   auto value = (*reader)->Get(Column::kTerms, "delay");
   ASSERT_THAT(value, IsOk());
   EXPECT_EQ(*value, "1");
-  EXPECT_THAT((*reader)->Write(batch), StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT((*reader)->Write(batch),
+              StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 TEST_F(StoreTest, IteratorVisitsKeysInOrder) {

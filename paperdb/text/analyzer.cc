@@ -41,7 +41,8 @@ std::string Analyzer::Fold(absl::string_view word) {
     return out;
   }
   UErrorCode error = U_ZERO_ERROR;
-  const icu::Normalizer2* nfkc_cf = icu::Normalizer2::getNFKCCasefoldInstance(error);
+  const icu::Normalizer2* nfkc_cf =
+      icu::Normalizer2::getNFKCCasefoldInstance(error);
   icu::UnicodeString input = icu::UnicodeString::fromUTF8(
       icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
   input.findAndReplace(icu::UnicodeString(static_cast<UChar32>(0x2019)),
@@ -91,7 +92,8 @@ Analyzer& ThreadLocalAnalyzer() {
   thread_local std::unique_ptr<Analyzer> analyzer = [] {
     absl::StatusOr<std::unique_ptr<Analyzer>> created = Analyzer::Create();
     if (!created.ok()) {
-      std::fprintf(stderr, "paperdb: %s\n", created.status().ToString().c_str());
+      std::fprintf(stderr, "paperdb: %s\n",
+                   created.status().ToString().c_str());
       std::abort();
     }
     return *std::move(created);

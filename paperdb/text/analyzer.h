@@ -25,8 +25,8 @@ struct AnalyzedToken {
   std::string term;         // The index term: folded and stemmed.
   uint32_t start_byte = 0;  // Byte range of the token in the input.
   uint32_t end_byte = 0;
-  uint32_t position = 0;    // Ordinal among the input's tokens, from 0.
-  bool stopword = false;    // The folded, unstemmed word is a stopword.
+  uint32_t position = 0;  // Ordinal among the input's tokens, from 0.
+  bool stopword = false;  // The folded, unstemmed word is a stopword.
 };
 
 // Not thread-safe (the Snowball stemmer keeps state): use one per thread.

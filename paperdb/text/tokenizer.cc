@@ -66,8 +66,8 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
       }
     }
     if (token_start >= 0) {
-      tokens.push_back({static_cast<uint32_t>(token_start),
-                        static_cast<uint32_t>(i)});
+      tokens.push_back(
+          {static_cast<uint32_t>(token_start), static_cast<uint32_t>(i)});
       token_start = -1;
     }
     i = next;

@@ -25,9 +25,9 @@ TEST(TokenizerTest, SplitsOnSpacesPunctuationAndHyphens) {
 }
 
 TEST(TokenizerTest, KeepsApostrophesBetweenLettersAndDecimalPoints) {
-  EXPECT_THAT(Words("the model\xE2\x80\x99s 5.4% and 10\\% 'quoted'"),
-              ElementsAre("the", "model\xE2\x80\x99s", "5.4", "and", "10",
-                          "quoted"));
+  EXPECT_THAT(
+      Words("the model\xE2\x80\x99s 5.4% and 10\\% 'quoted'"),
+      ElementsAre("the", "model\xE2\x80\x99s", "5.4", "and", "10", "quoted"));
 }
 
 TEST(TokenizerTest, DropsLatexMarkupButKeepsItsWords) {
@@ -49,7 +49,9 @@ TEST(TokenizerTest, ReportsByteOffsetsOfMultibyteText) {
 }
 
 TEST(TokenizerTest, TreatsInvalidBytesAsSeparators) {
-  EXPECT_THAT(Words("ab\xFF" "cd"), ElementsAre("ab", "cd"));
+  EXPECT_THAT(Words("ab\xFF"
+                    "cd"),
+              ElementsAre("ab", "cd"));
 }
 
 }  // namespace

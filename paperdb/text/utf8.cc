@@ -31,7 +31,8 @@ int Utf8SequenceLength(unsigned char lead) {
 
 TextOffset OffsetConverter::Convert(uint32_t byte_offset) {
   while (at_.byte < byte_offset && at_.byte < text_.size()) {
-    const int n = Utf8SequenceLength(static_cast<unsigned char>(text_[at_.byte]));
+    const int n =
+        Utf8SequenceLength(static_cast<unsigned char>(text_[at_.byte]));
     at_.byte += n;
     at_.code_point += 1;
     at_.utf16 += (n == 4) ? 2 : 1;

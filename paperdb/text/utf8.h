@@ -25,7 +25,7 @@ int Utf8SequenceLength(unsigned char lead);
 struct TextOffset {
   uint32_t byte = 0;        // UTF-8 bytes.
   uint32_t code_point = 0;  // Unicode code points.
-  uint32_t utf16 = 0;       // UTF-16 code units (2 per supplementary character).
+  uint32_t utf16 = 0;  // UTF-16 code units (2 per supplementary character).
 };
 
 // Converts byte offsets of one string to TextOffset. Offsets must be given in

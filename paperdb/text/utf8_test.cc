@@ -8,7 +8,8 @@ namespace paperdb::text {
 namespace {
 
 TEST(FindInvalidUtf8Test, AcceptsAsciiCjkAndEmoji) {
-  EXPECT_EQ(FindInvalidUtf8("ICLR 2024 论文列表 \xF0\x9F\x98\x80"), std::nullopt);
+  EXPECT_EQ(FindInvalidUtf8("ICLR 2024 论文列表 \xF0\x9F\x98\x80"),
+            std::nullopt);
 }
 
 TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
@@ -17,12 +18,12 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
     size_t offset;
   };
   const Case cases[] = {
-      {"ab\xFF", 2},             // Never valid in UTF-8.
-      {"abc\xC3", 3},            // Truncated two-byte sequence.
-      {"\xC0\xAF", 0},           // Overlong encoding of '/'.
-      {"x\xED\xA0\x80", 1},      // UTF-16 surrogate U+D800.
-      {"\xE4\xBD\xA0\x80", 3},   // Stray continuation byte.
-      {"ok\xF4\x90\x80\x80", 2}, // Above U+10FFFF.
+      {"ab\xFF", 2},              // Never valid in UTF-8.
+      {"abc\xC3", 3},             // Truncated two-byte sequence.
+      {"\xC0\xAF", 0},            // Overlong encoding of '/'.
+      {"x\xED\xA0\x80", 1},       // UTF-16 surrogate U+D800.
+      {"\xE4\xBD\xA0\x80", 3},    // Stray continuation byte.
+      {"ok\xF4\x90\x80\x80", 2},  // Above U+10FFFF.
   };
   for (const Case& c : cases) {
     EXPECT_EQ(FindInvalidUtf8(c.bytes), c.offset) << c.bytes;
@@ -30,8 +31,11 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
 }
 
 TEST(OffsetConverterTest, CountsCodePointsAndUtf16Units) {
-  // "a" (1 byte), "é" (2 bytes), "论" (3 bytes), "😀" (4 bytes, 2 UTF-16 units), "b".
-  const std::string text = "a\xC3\xA9\xE8\xAE\xBA\xF0\x9F\x98\x80" "b";
+  // "a" (1 byte), "é" (2 bytes), "论" (3 bytes), "😀" (4 bytes, 2 UTF-16 units),
+  // "b".
+  const std::string text =
+      "a\xC3\xA9\xE8\xAE\xBA\xF0\x9F\x98\x80"
+      "b";
   OffsetConverter converter(text);
 
   const TextOffset at_b = converter.Convert(10);

@@ -28,11 +28,13 @@ class IngestThenQueryE2eTest : public ServiceFixture {
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::ListPapersResponse response;
-    EXPECT_TRUE(query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
+    EXPECT_TRUE(
+        query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
     return response.total_size();
   }
 
-  grpc::Status IngestOverGrpc(const std::string& name, const std::string& content,
+  grpc::Status IngestOverGrpc(const std::string& name,
+                              const std::string& content,
                               v1::IngestFileResponse* response) {
     grpc::ClientContext context;
     SetDeadline(&context);
@@ -62,14 +64,16 @@ TEST_F(IngestThenQueryE2eTest, SecondIngestOfSameFilesAddsNothing) {
   EXPECT_EQ(PaperCount(), 76);
 }
 
-TEST_F(IngestThenQueryE2eTest, FileIngestedWhileServingIsSearchableAfterCatchUp) {
+TEST_F(IngestThenQueryE2eTest,
+       FileIngestedWhileServingIsSearchableAfterCatchUp) {
   const int64_t tokenizer_before = SearchTotal("tokenizer");
   v1::IngestFileResponse ingested;
-  ASSERT_TRUE(IngestOverGrpc("new.txt",
-                             "NeurIPS 2023 论文列表\n\nWe present Zorblax, a quantum "
-                             "tokenizer.\n\nA second abstract about tokenizers.\n",
-                             &ingested)
-                  .ok());
+  ASSERT_TRUE(
+      IngestOverGrpc("new.txt",
+                     "NeurIPS 2023 论文列表\n\nWe present Zorblax, a quantum "
+                     "tokenizer.\n\nA second abstract about tokenizers.\n",
+                     &ingested)
+          .ok());
   EXPECT_EQ(ingested.added(), 2);
   EXPECT_EQ(SearchTotal("zorblax"), 0);  // Not caught up yet.
 
@@ -84,10 +88,13 @@ TEST_F(IngestThenQueryE2eTest, BadFileIsRejectedAndStoresNothing) {
   v1::IngestFileResponse response;
 
   const grpc::Status status = IngestOverGrpc(
-      "broken.txt", "ICLR 2024 论文列表\n\nZanzibarish abstract.\n\nBad \xC3( byte.\n", &response);
+      "broken.txt",
+      "ICLR 2024 论文列表\n\nZanzibarish abstract.\n\nBad \xC3( byte.\n",
+      &response);
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("broken.txt: line 5, byte 51: not valid UTF-8"));
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("broken.txt: line 5, byte 51: not valid UTF-8"));
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(PaperCount(), 76);
   EXPECT_EQ(SearchTotal("zanzibarish"), 0);
@@ -100,7 +107,8 @@ TEST_F(IngestThenQueryE2eTest, FileWithoutHeaderIsRejected) {
       IngestOverGrpc("noheader.txt", "Just an abstract.\n", &response);
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(), HasSubstr("noheader.txt: line 1, byte 0: no header"));
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("noheader.txt: line 1, byte 0: no header"));
 }
 
 }  // namespace

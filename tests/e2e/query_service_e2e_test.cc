@@ -17,8 +17,9 @@ using ::testing::HasSubstr;
 
 class QueryServiceE2eTest : public ServiceFixture {
  protected:
-  grpc::Status Search(const std::string& query, v1::SearchPapersResponse* response,
-                      int page_size = 0, const std::string& page_token = "") {
+  grpc::Status Search(const std::string& query,
+                      v1::SearchPapersResponse* response, int page_size = 0,
+                      const std::string& page_token = "") {
     grpc::ClientContext context;
     SetDeadline(&context);
     v1::SearchPapersRequest request;
@@ -29,7 +30,8 @@ class QueryServiceE2eTest : public ServiceFixture {
   }
 };
 
-TEST_F(QueryServiceE2eTest, SpikingDelaysQueryRanksTheSynapticDelaysAbstractFirst) {
+TEST_F(QueryServiceE2eTest,
+       SpikingDelaysQueryRanksTheSynapticDelaysAbstractFirst) {
   v1::SearchPapersResponse response;
 
   ASSERT_TRUE(Search("spiking neural networks delays", &response).ok());
@@ -38,8 +40,10 @@ TEST_F(QueryServiceE2eTest, SpikingDelaysQueryRanksTheSynapticDelaysAbstractFirs
   const v1::Paper& top = response.results(0).paper();
   EXPECT_EQ(top.sources(0).file_name(), "004_0ef8dce93850603c.txt");
   EXPECT_EQ(top.sources(0).line_number(), 3u);
-  EXPECT_THAT(top.abstract(), HasSubstr("efficient algorithms to learn these delays"));
-  EXPECT_THAT(top.urls(), ::testing::Contains("https://github.com/Thvnvtos/SNN-delays"));
+  EXPECT_THAT(top.abstract(),
+              HasSubstr("efficient algorithms to learn these delays"));
+  EXPECT_THAT(top.urls(),
+              ::testing::Contains("https://github.com/Thvnvtos/SNN-delays"));
   EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS);
 }
 
@@ -61,9 +65,10 @@ TEST_F(QueryServiceE2eTest, PhraseFindsLiftAndHighlightsExactlyThePhrase) {
   }
   const v1::Snippet& snippet = result.snippet();
   ASSERT_GE(snippet.highlights_size(), 1);
-  EXPECT_EQ(absl::AsciiStrToLower(snippet.text().substr(
-                snippet.highlights(0).start_byte(),
-                snippet.highlights(0).end_byte() - snippet.highlights(0).start_byte())),
+  EXPECT_EQ(absl::AsciiStrToLower(
+                snippet.text().substr(snippet.highlights(0).start_byte(),
+                                      snippet.highlights(0).end_byte() -
+                                          snippet.highlights(0).start_byte())),
             "leading indicators");
 }
 
@@ -79,11 +84,12 @@ TEST_F(QueryServiceE2eTest, GetPaperReturnsTheAbstractByteForByte) {
 
   ASSERT_TRUE(query_->GetPaper(&context, request, &paper).ok());
 
-  std::ifstream in(SeedDir() + "/" + paper.sources(0).file_name(), std::ios::binary);
+  std::ifstream in(SeedDir() + "/" + paper.sources(0).file_name(),
+                   std::ios::binary);
   std::stringstream file;
   file << in.rdbuf();
-  const std::string line =
-      file.str().substr(paper.sources(0).byte_offset(), paper.abstract().size() + 1);
+  const std::string line = file.str().substr(paper.sources(0).byte_offset(),
+                                             paper.abstract().size() + 1);
   EXPECT_EQ(line, paper.abstract() + "\n");
   EXPECT_EQ(paper.venue(), "ICLR");
   EXPECT_EQ(paper.year(), 2024);
@@ -96,8 +102,8 @@ TEST_F(QueryServiceE2eTest, GetPaperReturnsTheAbstractByteForByte) {
 
 TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
   for (const auto& [name, code] :
-       {std::pair<std::string, grpc::StatusCode>{"papers/iclr2024-0000000000000000",
-                                                 grpc::StatusCode::NOT_FOUND},
+       {std::pair<std::string, grpc::StatusCode>{
+            "papers/iclr2024-0000000000000000", grpc::StatusCode::NOT_FOUND},
         {"", grpc::StatusCode::INVALID_ARGUMENT},
         {"papers/a/b", grpc::StatusCode::INVALID_ARGUMENT}}) {
     grpc::ClientContext context;
@@ -106,7 +112,8 @@ TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
     request.set_name(name);
     v1::Paper paper;
 
-    EXPECT_EQ(query_->GetPaper(&context, request, &paper).error_code(), code) << name;
+    EXPECT_EQ(query_->GetPaper(&context, request, &paper).error_code(), code)
+        << name;
   }
 }
 
@@ -138,7 +145,8 @@ TEST_F(QueryServiceE2eTest, WalkingAllPagesCollectsTotalSizeDistinctResults) {
     v1::SearchPapersResponse response;
     ASSERT_TRUE(Search("neural", &response, 7, token).ok());
     total = response.total_size();
-    for (const v1::SearchResult& r : response.results()) seen.insert(r.paper().id());
+    for (const v1::SearchResult& r : response.results())
+      seen.insert(r.paper().id());
     token = response.next_page_token();
     ++pages;
   } while (!token.empty() && pages < 100);
@@ -233,7 +241,8 @@ TEST_F(QueryServiceE2eTest, BatchGetWithUnknownNameFailsNamingIt) {
   request.add_names("papers/nope");
   v1::BatchGetPapersResponse response;
 
-  const grpc::Status status = query_->BatchGetPapers(&context, request, &response);
+  const grpc::Status status =
+      query_->BatchGetPapers(&context, request, &response);
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_THAT(status.error_message(), HasSubstr("names[0]"));

@@ -8,8 +8,9 @@ std::string SeedDir() { return PAPERDB_DATA_DIR; }
 
 void ServiceFixture::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  dir_ = std::filesystem::path(::testing::TempDir()) /
-         (std::string("paperdb_") + info->test_suite_name() + "_" + info->name());
+  dir_ =
+      std::filesystem::path(::testing::TempDir()) /
+      (std::string("paperdb_") + info->test_suite_name() + "_" + info->name());
   std::filesystem::remove_all(dir_);
   auto store = storage::Store::OpenPrimary((dir_ / "db").string());
   ASSERT_TRUE(store.ok()) << store.status();
@@ -25,7 +26,8 @@ void ServiceFixture::SetUp() {
   for (const std::string& path : *files) {
     auto content = ingest::ReadFile(path);
     ASSERT_TRUE(content.ok()) << content.status();
-    auto summary = Ingest(std::filesystem::path(path).filename().string(), *content);
+    auto summary =
+        Ingest(std::filesystem::path(path).filename().string(), *content);
     ASSERT_TRUE(summary.ok()) << summary.status();
   }
 
@@ -34,11 +36,12 @@ void ServiceFixture::SetUp() {
   ASSERT_TRUE(engine.ok()) << engine.status();
   engine_ = *std::move(engine);
   query_service_ = std::make_unique<query::QueryServiceImpl>(engine_.get());
-  ingest_service_ = std::make_unique<ingest::IngestServiceImpl>(ingester_.get());
+  ingest_service_ =
+      std::make_unique<ingest::IngestServiceImpl>(ingester_.get());
   rpc::ServerOptions options;
   options.listen = "127.0.0.1:0";
-  auto started = rpc::StartServer(options, {query_service_.get(), ingest_service_.get()},
-                                  &health_);
+  auto started = rpc::StartServer(
+      options, {query_service_.get(), ingest_service_.get()}, &health_);
   ASSERT_TRUE(started.ok()) << started.status();
   server_ = std::move(started->server);
   health_.SetServing("", true);
@@ -60,8 +63,8 @@ void ServiceFixture::TearDown() {
   std::filesystem::remove_all(dir_);
 }
 
-absl::StatusOr<ingest::FileSummary> ServiceFixture::Ingest(const std::string& file_name,
-                                                           const std::string& content) {
+absl::StatusOr<ingest::FileSummary> ServiceFixture::Ingest(
+    const std::string& file_name, const std::string& content) {
   return ingester_->IngestContent(file_name, content);
 }
 

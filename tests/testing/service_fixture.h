@@ -11,9 +11,9 @@
 #include <memory>
 #include <string>
 
-#include "gtest/gtest.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
@@ -43,11 +43,13 @@ class ServiceFixture : public ::testing::Test {
 
   // Every call gets a deadline so a hung server fails the test, not CI.
   static void SetDeadline(grpc::ClientContext* context) {
-    context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+    context->set_deadline(std::chrono::system_clock::now() +
+                          std::chrono::seconds(5));
   }
 
   std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;  // Primary; declared first, destroyed last.
+  std::unique_ptr<storage::Store>
+      store_;  // Primary; declared first, destroyed last.
   std::unique_ptr<index::IndexWriter> writer_;
   std::unique_ptr<ingest::Ingester> ingester_;
   std::unique_ptr<query::QueryEngine> engine_;

@@ -10,7 +10,9 @@
 
 namespace paperdb::testing {
 
-inline const absl::Status& GetStatus(const absl::Status& status) { return status; }
+inline const absl::Status& GetStatus(const absl::Status& status) {
+  return status;
+}
 template <typename T>
 const absl::Status& GetStatus(const absl::StatusOr<T>& status_or) {
   return status_or.status();

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Smoke test of the two binaries as a user runs them: one-shot ingest of the
+# bundled lists (twice), a rejected file, then query_service on a free
+# loopback port answering health, search and lookup through server
+# reflection (tools/grpc_call.py), and a clean exit on SIGTERM.
+# Usage: cli_smoke_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+BUILD=$1
+SRC=$2
+WORK=$(mktemp -d)
+QS_PID=""
+cleanup() {
+  [[ -n "$QS_PID" ]] && kill "$QS_PID" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+INGEST="$BUILD/ingest_service/ingest_service"
+QUERY="$BUILD/query_service/query_service"
+CALL="$SRC/tools/grpc_call.py"
+
+out=$("$INGEST" --db="$WORK/db" "$SRC/data")
+grep -q '^total: 4 files, 76 added, 0 unchanged, 0 skipped, 0 files rejected$' <<<"$out" \
+  || fail "first ingest: $out"
+out=$("$INGEST" --db="$WORK/db" "$SRC/data")
+grep -q '^total: 4 files, 0 added, 76 unchanged' <<<"$out" || fail "second ingest: $out"
+
+printf 'no header here\n\nAn abstract.\n' > "$WORK/bad.txt"
+set +e
+out=$("$INGEST" --db="$WORK/db" "$WORK/bad.txt")
+status=$?
+set -e
+[[ $status -eq 1 ]] || fail "bad file exit status $status"
+grep -q 'bad.txt: rejected, nothing stored: bad.txt: line 1, byte 0: no header' <<<"$out" \
+  || fail "bad file message: $out"
+
+"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 2>"$WORK/qs.log" &
+QS_PID=$!
+for _ in $(seq 100); do
+  port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/qs.log")
+  [[ -n "$port" ]] && break
+  sleep 0.1
+done
+[[ -n "$port" ]] || fail "query_service did not start: $(cat "$WORK/qs.log")"
+ADDR=127.0.0.1:$port
+
+"$CALL" "$ADDR" call grpc.health.v1.Health/Check | grep -q '"status": "SERVING"' \
+  || fail "health"
+"$CALL" "$ADDR" list | grep -qx 'paperdb.v1.QueryService' || fail "reflection list"
+out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers \
+  -d '{"query": "spiking neural networks delays", "page_size": 1}')
+grep -q '"fileName": "004_0ef8dce93850603c.txt"' <<<"$out" || fail "search: $out"
+name=$(sed -n 's/.*"name": "\(papers\/[^"]*\)".*/\1/p' <<<"$out" | head -1)
+"$CALL" "$ADDR" call paperdb.v1.QueryService/GetPaper -d "{\"name\": \"$name\"}" \
+  | grep -q '"lineNumber": 3' || fail "get $name"
+set +e
+"$CALL" "$ADDR" call paperdb.v1.QueryService/GetPaper -d '{"name": "papers/nope"}' \
+  2>"$WORK/err.txt"
+status=$?
+set -e
+[[ $status -eq 1 ]] && grep -q 'Code: NotFound' "$WORK/err.txt" || fail "not found"
+
+kill -TERM "$QS_PID"
+wait "$QS_PID" || fail "query_service exit status $? after SIGTERM"
+QS_PID=""
+echo "cli smoke test passed"

@@ -1,0 +1,171 @@
+#!/usr/bin/python3
+"""A small grpcurl-like client that needs no .proto files: it learns every
+type through the server's reflection service (grpc.reflection.v1alpha, what
+gRPC 1.51 serves), as grpcurl does. grpcurl itself is not packaged for
+Debian 12; this uses Debian's python3-grpcio and python3-grpc-tools.
+
+  grpc_call.py ADDR list
+  grpc_call.py ADDR describe SYMBOL
+  grpc_call.py ADDR call SERVICE/METHOD [-d JSON]
+
+Output is JSON in protobuf's canonical mapping (lowerCamelCase names, 64-bit
+integers as strings), as grpcurl prints it. Exit status: 0 on success, 1 on
+an RPC error (printed as Code and Message), 2 on bad usage.
+"""
+
+import argparse
+import importlib.util
+import os
+import sys
+import tempfile
+
+import grpc
+from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+
+REFLECTION_PROTO = "grpc/reflection/v1alpha/reflection.proto"
+GRPC_PROTO_ROOT = "/usr/share/grpc-proto"
+
+
+class Reflection:
+    """Fetches file descriptors from the server into a local pool."""
+
+    def __init__(self, channel, pb2):
+        self.pb2 = pb2
+        self.info = channel.stream_stream(
+            "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+            request_serializer=lambda m: m.SerializeToString(),
+            response_deserializer=pb2.ServerReflectionResponse.FromString)
+        self.pool = descriptor_pool.DescriptorPool()
+        self.added = set()
+
+    def _ask(self, **kwargs):
+        request = self.pb2.ServerReflectionRequest(**kwargs)
+        for response in self.info(iter([request]), timeout=10):
+            if response.HasField("error_response"):
+                raise LookupError(response.error_response.error_message)
+            return response
+        raise LookupError("no reflection response")
+
+    def _add_files(self, serialized_files):
+        protos = {}
+        for data in serialized_files:
+            fd = descriptor_pb2.FileDescriptorProto.FromString(data)
+            protos[fd.name] = fd
+        for name in list(protos):
+            self._add(name, protos)
+
+    def _add(self, name, protos):
+        if name in self.added:
+            return
+        if name not in protos:
+            response = self._ask(file_by_filename=name)
+            for data in response.file_descriptor_response.file_descriptor_proto:
+                fd = descriptor_pb2.FileDescriptorProto.FromString(data)
+                protos.setdefault(fd.name, fd)
+        fd = protos[name]
+        for dep in fd.dependency:
+            self._add(dep, protos)
+        self.pool.Add(fd)
+        self.added.add(name)
+
+    def services(self):
+        response = self._ask(list_services="")
+        return sorted(s.name for s in response.list_services_response.service)
+
+    def load_symbol(self, symbol):
+        response = self._ask(file_containing_symbol=symbol)
+        self._add_files(response.file_descriptor_response.file_descriptor_proto)
+
+
+def describe(pool, symbol):
+    try:
+        service = pool.FindServiceByName(symbol)
+        lines = [f"{symbol} is a service:", f"service {service.name} {{"]
+        for m in service.methods:
+            stream_in = "stream " if m.client_streaming else ""
+            stream_out = "stream " if m.server_streaming else ""
+            lines.append(f"  rpc {m.name} ( {stream_in}.{m.input_type.full_name} ) "
+                         f"returns ( {stream_out}.{m.output_type.full_name} );")
+        return "\n".join(lines + ["}"])
+    except KeyError:
+        pass
+    message = pool.FindMessageTypeByName(symbol)
+    lines = [f"{symbol} is a message:", f"message {message.name} {{"]
+    for f in message.fields:
+        label = "repeated " if f.label == f.LABEL_REPEATED else ""
+        if f.message_type is not None:
+            type_name = "." + f.message_type.full_name
+        elif f.enum_type is not None:
+            type_name = "." + f.enum_type.full_name
+        else:
+            type_name = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32",
+                         8: "bool", 9: "string", 12: "bytes", 13: "uint32"}.get(f.type, "?")
+        lines.append(f"  {label}{type_name} {f.name} = {f.number};")
+    return "\n".join(lines + ["}"])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("address", help="host:port of a plaintext gRPC server")
+    parser.add_argument("verb", choices=["list", "describe", "call"])
+    parser.add_argument("symbol", nargs="?", help="service, message or SERVICE/METHOD")
+    parser.add_argument("-d", dest="data", default="{}", help="request as JSON")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="paperdb-grpc-call-") as stubs_dir:
+        pb2 = load_reflection_pb2(stubs_dir)
+    channel = grpc.insecure_channel(args.address)
+    reflection = Reflection(channel, pb2)
+    try:
+        if args.verb == "list":
+            print("\n".join(reflection.services()))
+            return 0
+        if not args.symbol:
+            parser.error(f"{args.verb} needs a symbol")
+        if args.verb == "describe":
+            reflection.load_symbol(args.symbol)
+            print(describe(reflection.pool, args.symbol))
+            return 0
+        service_name, _, method_name = args.symbol.rpartition("/")
+        if not service_name:
+            parser.error("call needs SERVICE/METHOD")
+        reflection.load_symbol(service_name)
+        method = reflection.pool.FindServiceByName(service_name).FindMethodByName(method_name)
+        request_class = message_factory.MessageFactory(reflection.pool).GetPrototype(method.input_type)
+        response_class = message_factory.MessageFactory(reflection.pool).GetPrototype(method.output_type)
+        request = json_format.Parse(args.data, request_class())
+        call = channel.unary_unary(f"/{service_name}/{method_name}",
+                                   request_serializer=lambda m: m.SerializeToString(),
+                                   response_deserializer=response_class.FromString)
+        response = call(request, timeout=30)
+        print(json_format.MessageToJson(response, indent=2, ensure_ascii=False))
+        return 0
+    except grpc.RpcError as error:
+        code = error.code().name.title().replace("_", "")
+        print(f"ERROR:\n  Code: {code}\n  Message: {error.details()}", file=sys.stderr)
+        return 1
+    except (LookupError, KeyError) as error:
+        print(f"grpc_call: {error}", file=sys.stderr)
+        return 1
+
+
+def load_reflection_pb2(out_dir):
+    """Compiles reflection.proto (from Debian's grpc-proto) and loads it. The
+    generated package would be named "grpc", like grpcio itself, so the module
+    is loaded by path."""
+    from grpc_tools import protoc
+    import grpc_tools
+
+    include = os.path.join(os.path.dirname(grpc_tools.__file__), "_proto")
+    if protoc.main(["protoc", f"-I{GRPC_PROTO_ROOT}", f"-I{include}",
+                    f"--python_out={out_dir}", REFLECTION_PROTO]) != 0:
+        sys.exit("grpc_call: cannot compile " + REFLECTION_PROTO)
+    path = os.path.join(out_dir, REFLECTION_PROTO.replace(".proto", "_pb2.py"))
+    spec = importlib.util.spec_from_file_location("reflection_pb2", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if __name__ == "__main__":
+    sys.exit(main())

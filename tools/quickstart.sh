@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job in one command: installs what is missing, builds, ingests the
+# bundled ICLR 2024 lists (data/) into ${DB:-/tmp/paperdb-quickstart}, and runs
+# the query service on ${LISTEN:-127.0.0.1:50051} until Ctrl-C.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/build.sh
+BUILD_DIR=${BUILD_DIR:-build}
+DB=${DB:-/tmp/paperdb-quickstart}
+LISTEN=${LISTEN:-127.0.0.1:50051}
+"$BUILD_DIR/ingest_service/ingest_service" --db="$DB" data/
+echo "query_service: serving $DB on $LISTEN (Ctrl-C to stop); try:"
+echo "  tools/grpc_call.py $LISTEN call paperdb.v1.QueryService/SearchPapers -d '{\"query\": \"spiking neural networks delays\"}'"
+exec "$BUILD_DIR/query_service/query_service" --db="$DB" --listen="$LISTEN"
