@@ -44,15 +44,17 @@ done
 [[ -n "$port" ]] || fail "query_service did not start: $(cat "$WORK/qs.log")"
 ADDR=127.0.0.1:$port
 
-"$CALL" "$ADDR" call grpc.health.v1.Health/Check | grep -q '"status": "SERVING"' \
-  || fail "health"
-"$CALL" "$ADDR" list | grep -qx 'paperdb.v1.QueryService' || fail "reflection list"
+# Outputs go to variables first: `grep -q` in a pipe may close it early.
+out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check)
+grep -q '"status": "SERVING"' <<<"$out" || fail "health: $out"
+out=$("$CALL" "$ADDR" list)
+grep -qx 'paperdb.v1.QueryService' <<<"$out" || fail "reflection list: $out"
 out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers \
   -d '{"query": "spiking neural networks delays", "page_size": 1}')
 grep -q '"fileName": "004_0ef8dce93850603c.txt"' <<<"$out" || fail "search: $out"
 name=$(sed -n 's/.*"name": "\(papers\/[^"]*\)".*/\1/p' <<<"$out" | head -1)
-"$CALL" "$ADDR" call paperdb.v1.QueryService/GetPaper -d "{\"name\": \"$name\"}" \
-  | grep -q '"lineNumber": 3' || fail "get $name"
+out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/GetPaper -d "{\"name\": \"$name\"}")
+grep -q '"lineNumber": 3' <<<"$out" || fail "get $name: $out"
 set +e
 "$CALL" "$ADDR" call paperdb.v1.QueryService/GetPaper -d '{"name": "papers/nope"}' \
   2>"$WORK/err.txt"
