@@ -2,7 +2,8 @@
 # Smoke test of the two binaries as a user runs them: one-shot ingest of the
 # bundled lists (twice), a rejected file, then query_service on a free
 # loopback port answering health, search and lookup through server
-# reflection (tools/grpc_call.py), and a clean exit on SIGTERM.
+# reflection (tools/grpc_call.py), a file ingested by another process while
+# it serves, and a clean exit on SIGTERM.
 # Usage: cli_smoke_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD=$1
@@ -34,7 +35,7 @@ set -e
 grep -q 'bad.txt: rejected, nothing stored: bad.txt: line 1, byte 0: no header' <<<"$out" \
   || fail "bad file message: $out"
 
-"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 2>"$WORK/qs.log" &
+"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 --catch_up_interval_ms=100 2>"$WORK/qs.log" &
 QS_PID=$!
 for _ in $(seq 100); do
   port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/qs.log")
@@ -61,6 +62,18 @@ set +e
 status=$?
 set -e
 [[ $status -eq 1 ]] && grep -q 'Code: NotFound' "$WORK/err.txt" || fail "not found"
+
+# A file ingested by another process while query_service runs becomes
+# searchable once the service catches up (every 100 ms here).
+printf 'NeurIPS 2023 论文列表\n\nWe introduce Quuxformer, a tokenizer-free model.\n' > "$WORK/new.txt"
+"$INGEST" --db="$WORK/db" "$WORK/new.txt" >/dev/null
+found=""
+for _ in $(seq 50); do
+  out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers -d '{"query": "quuxformer"}')
+  if grep -q '"totalSize": "1"' <<<"$out"; then found=1; break; fi
+  sleep 0.2
+done
+[[ -n "$found" ]] || fail "file ingested while serving was not found: $out"
 
 kill -TERM "$QS_PID"
 wait "$QS_PID" || fail "query_service exit status $? after SIGTERM"
