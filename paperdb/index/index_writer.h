@@ -13,9 +13,11 @@
 #define PAPERDB_INDEX_INDEX_WRITER_H_
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "paperdb/storage/paper_table.h"
@@ -42,7 +44,8 @@ struct CommitResult {
 class IndexWriter {
  public:
   // `store` must be a primary instance and outlive the writer. Reads the
-  // corpus statistics: DATA_LOSS if they do not parse.
+  // corpus statistics and every term's document frequency: DATA_LOSS if
+  // they do not parse.
   static absl::StatusOr<std::unique_ptr<IndexWriter>> Create(
       storage::Store* store);
 
@@ -60,13 +63,21 @@ class IndexWriter {
   storage::v1::CorpusStats stats() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  IndexWriter(storage::Store* store, storage::v1::CorpusStats stats)
-      : store_(store), table_(store), stats_(std::move(stats)) {}
+  IndexWriter(storage::Store* store, storage::v1::CorpusStats stats,
+              absl::flat_hash_map<std::string, uint32_t> dfs)
+      : store_(store),
+        table_(store),
+        stats_(std::move(stats)),
+        dfs_(std::move(dfs)) {}
 
   storage::Store* store_;  // Not owned.
   storage::PaperTable table_;
   mutable absl::Mutex mu_;
   storage::v1::CorpusStats stats_ ABSL_GUARDED_BY(mu_);
+  // Document frequency of every term in the store, read once at Create() so
+  // that a commit never reads the store per term. The writer is the store's
+  // only writer, so the map cannot go stale. Memory: about 50 bytes a term.
+  absl::flat_hash_map<std::string, uint32_t> dfs_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace paperdb::index

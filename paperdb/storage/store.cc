@@ -106,6 +106,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.max_background_jobs = 2;
+  // The small "meta" family is written by every batch but rarely fills a
+  // memtable; without a cap on the WAL it would keep every old log alive.
+  options.max_total_wal_size = 64 << 20;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;
   const rocksdb::Status s =
