@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
+#include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/rpc/server_runner.h"
 #include "paperdb/storage/store.h"
@@ -59,7 +60,8 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
     total.unchanged += summary->unchanged;
     total.skipped += summary->skipped;
   }
-  std::cout << "total: " << files->size() << " files, " << total.added
+  std::cout << "total: " << files->size()
+            << (files->size() == 1 ? " file, " : " files, ") << total.added
             << " added, " << total.unchanged << " unchanged, " << total.skipped
             << " skipped, " << failed << " files rejected\n";
   return failed == 0 ? 0 : 1;
@@ -68,7 +70,7 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  paperdb::SetUpFlagsUsage(
       "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
       "IngestService)");

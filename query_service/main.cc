@@ -13,6 +13,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/rpc/server_runner.h"
 #include "query_service/query_engine.h"
@@ -31,7 +32,7 @@ ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("query_service --db=DIR [--listen=HOST:PORT]");
+  paperdb::SetUpFlagsUsage("query_service --db=DIR [--listen=HOST:PORT]");
   absl::ParseCommandLine(argc, argv);
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
   if (absl::GetFlag(FLAGS_db).empty()) {

@@ -51,8 +51,8 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
   }
   if (payload != Payload(kind, fingerprint, position)) {
     return Invalid(
-        "token was issued for a different request; keep every field "
-        "but page_token and page_size unchanged between pages");
+        "token was issued for a different query; keep the query unchanged "
+        "between pages");
   }
   return position;
 }

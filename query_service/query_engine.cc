@@ -180,7 +180,7 @@ absl::Status QueryEngine::SearchPapers(
     PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
                              table_.Get(hits.top[i].doc));
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
-                      query, hits.any_terms, snippet_length,
+                      query, snippet_length,
                       response->add_results());
   }
   if (offset + page_size < hits.total) {

@@ -29,11 +29,11 @@ void AddSpans(absl::string_view text, const std::vector<search::ByteSpan>& spans
 }  // namespace
 
 void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
-                       bool any_terms, uint32_t snippet_code_points,
+                       uint32_t snippet_code_points,
                        v1::SearchResult* result) {
   const absl::string_view abstract = paper.abstract();
   const std::vector<search::ByteSpan> highlights =
-      search::Highlight(abstract, query, any_terms);
+      search::Highlight(abstract, query);
   AddSpans(abstract, highlights, result->mutable_highlights());
 
   const search::SnippetWindow window =

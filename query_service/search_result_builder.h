@@ -13,11 +13,10 @@
 
 namespace paperdb::query {
 
-// Fills `result` for `paper`, which matched `query` with BM25 `score`.
-// `any_terms` is the searcher's fallback flag; `snippet_code_points` the
-// snippet length.
+// Fills `result` for `paper`, which matched `query` with BM25 `score`;
+// `snippet_code_points` is the snippet length.
 void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
-                       bool any_terms, uint32_t snippet_code_points,
+                       uint32_t snippet_code_points,
                        v1::SearchResult* result);
 
 }  // namespace paperdb::query

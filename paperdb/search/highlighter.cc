@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "paperdb/text/analyzer.h"
-#include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::search {
@@ -33,37 +33,22 @@ bool IsSpaceByte(char c) {
 
 }  // namespace
 
-std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query,
-                                bool any_terms) {
+std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query) {
   const std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(text);
-  absl::flat_hash_set<absl::string_view> single_terms;
-  std::vector<const QueryClause*> phrases;
-  for (const QueryClause& clause : query.clauses) {
-    if (clause.excluded) continue;
-    if (any_terms) {
-      for (const std::string& term : clause.terms) {
-        if (!text::IsStopword(term)) single_terms.insert(term);
-      }
-    } else if (clause.kind == QueryClause::Kind::kTerm) {
-      single_terms.insert(clause.terms[0]);
-    } else {
-      phrases.push_back(&clause);
-    }
-  }
   std::vector<ByteSpan> spans;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    if (single_terms.contains(tokens[i].term)) {
-      spans.push_back({tokens[i].start_byte, tokens[i].end_byte});
-    }
-    for (const QueryClause* phrase : phrases) {
-      const size_t n = phrase->terms.size();
-      if (i + n > tokens.size()) continue;
+    for (uint32_t c = 0; c < query.clauses.size(); ++c) {
+      const QueryClause& clause = query.clauses[c];
+      const size_t n = clause.terms.size();
+      if (clause.excluded || i + n > tokens.size()) continue;
       bool match = true;
-      for (size_t k = 0; k < n && match; ++k)
-        match = tokens[i + k].term == phrase->terms[k];
-      if (match)
-        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte});
+      for (size_t k = 0; k < n && match; ++k) {
+        match = tokens[i + k].term == clause.terms[k];
+      }
+      if (match) {
+        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte, c});
+      }
     }
   }
   return MergeOverlapping(std::move(spans));
@@ -90,19 +75,24 @@ SnippetWindow MakeSnippet(absl::string_view text,
   uint32_t best_start = 0;  // In code points.
   uint32_t window = std::min(max_code_points, length);
   if (length > max_code_points) {
-    size_t best_count = 0;
+    std::pair<size_t, size_t> best_score = {0, 0};  // Distinct clauses, count.
     for (const ByteSpan& anchor : highlights) {
       const uint32_t anchor_cp = code_point_of(anchor.start);
       uint32_t start = anchor_cp > window / 5 ? anchor_cp - window / 5 : 0;
       start = std::min(start, length - window);
       const uint32_t start_byte = boundary[start];
       const uint32_t end_byte = boundary[start + window];
+      absl::flat_hash_set<uint32_t> clauses;
       size_t count = 0;
       for (const ByteSpan& h : highlights) {
-        count += h.start >= start_byte && h.end <= end_byte;
+        if (h.start >= start_byte && h.end <= end_byte) {
+          ++count;
+          clauses.insert(h.clause);
+        }
       }
-      if (count > best_count) {
-        best_count = count;
+      const std::pair<size_t, size_t> score = {clauses.size(), count};
+      if (score > best_score) {
+        best_score = score;
         best_start = start;
       }
     }
@@ -136,7 +126,7 @@ SnippetWindow MakeSnippet(absl::string_view text,
   snippet.truncated_end = end < text.size();
   for (const ByteSpan& h : highlights) {
     if (h.start >= start && h.end <= end) {
-      snippet.highlights.push_back({h.start - start, h.end - start});
+      snippet.highlights.push_back({h.start - start, h.end - start, h.clause});
     }
   }
   return snippet;

@@ -17,6 +17,7 @@ namespace paperdb::search {
 struct ByteSpan {
   uint32_t start = 0;
   uint32_t end = 0;
+  uint32_t clause = 0;  // From Highlight(): index of the query clause matched.
   bool operator==(const ByteSpan& other) const {
     return start == other.start && end == other.end;
   }
@@ -24,12 +25,9 @@ struct ByteSpan {
 
 // The spans of `text` that match the required clauses of `query`: each
 // occurrence of a term clause's term, and for a phrase clause one span per
-// occurrence of the whole phrase (its words elsewhere are not marked). With
-// `any_terms` (the any-term fallback), every non-stopword term of a required
-// clause is marked wherever it occurs. Sorted by start; overlapping spans
-// are merged.
-std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query,
-                                bool any_terms);
+// occurrence of the whole phrase (its words elsewhere are not marked).
+// Sorted by start; overlapping spans are merged (keeping the first clause).
+std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query);
 
 // A window of an abstract.
 struct SnippetWindow {
@@ -41,8 +39,9 @@ struct SnippetWindow {
 };
 
 // Chooses a window of at most `max_code_points` code points of `text` that
-// holds the most `highlights` (sorted, as from Highlight()), preferring the
-// earliest; without highlights, the start of the text. The window starts and
+// holds highlights of the most distinct clauses, then the most highlights
+// (`highlights` sorted, as from Highlight()), preferring the earliest;
+// without highlights, the start of the text. The window starts and
 // ends at word boundaries where possible and never inside a character.
 SnippetWindow MakeSnippet(absl::string_view text,
                           const std::vector<ByteSpan>& highlights,

@@ -13,9 +13,8 @@ using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
 std::vector<ByteSpan> HighlightQuery(absl::string_view text,
-                                     absl::string_view query,
-                                     bool any_terms = false) {
-  return Highlight(text, *ParseQuery(query), any_terms);
+                                     absl::string_view query) {
+  return Highlight(text, *ParseQuery(query));
 }
 
 TEST(HighlighterTest, MarksEveryOccurrenceOfATermInAnyInflection) {
@@ -32,9 +31,9 @@ TEST(HighlighterTest, PhraseIsOneSpanAndLooseWordsAreNotMarked) {
               ElementsAre(ByteSpan{17, 35}));
 }
 
-TEST(HighlighterTest, AnyTermModeMarksEachNonStopword) {
-  EXPECT_THAT(HighlightQuery("graphs of the world", "\"graph of world\"", true),
-              ElementsAre(ByteSpan{0, 6}, ByteSpan{14, 19}));
+TEST(HighlighterTest, HyphenatedWordIsMarkedOnlyAsAWhole) {
+  EXPECT_THAT(HighlightQuery("OPT-1 beats OPT and 1", "OPT-1"),
+              ElementsAre(ByteSpan{0, 5}));
 }
 
 TEST(HighlighterTest, ExcludedClausesAreNotMarked) {
@@ -68,6 +67,22 @@ TEST(SnippetTest, WindowSurroundsTheHighlightAtWordBoundaries) {
             "target");
   EXPECT_EQ(text.substr(snippet.range.start, 4), "word");  // Starts on a word.
   EXPECT_EQ(text.substr(snippet.range.end - 4, 4), "word");
+}
+
+TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
+  std::string text = "alpha alpha alpha";
+  for (int i = 0; i < 40; ++i) text += " filler";
+  const uint32_t beta = static_cast<uint32_t>(text.size()) + 1;
+  text += " alpha beta";
+  for (int i = 0; i < 40; ++i) text += " filler";
+  const std::vector<ByteSpan> highlights =
+      Highlight(text, *ParseQuery("alpha beta"));
+  ASSERT_EQ(highlights.size(), 5u);
+
+  const SnippetWindow snippet = MakeSnippet(text, highlights, 40);
+
+  EXPECT_LE(snippet.range.start, beta);
+  EXPECT_GE(snippet.range.end, beta + 4);
 }
 
 TEST(SnippetTest, NeverCutsInsideAMultibyteCharacter) {

@@ -12,7 +12,6 @@
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/storage/paper_table.h"
-#include "paperdb/text/stopwords.h"
 
 namespace paperdb::search {
 namespace {
@@ -149,12 +148,12 @@ class Evaluation {
     PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, Conjunctive(required, top_k));
     if (hits.total > 0) return hits;
 
-    std::vector<std::string> any_terms;
-    for (const std::string& term : required_terms) {
-      if (!text::IsStopword(term)) any_terms.push_back(term);
-    }
-    TermCursors fresh;  // The conjunctive pass consumed `required`.
-    PAPERDB_RETURN_IF_ERROR(OpenCursors(store_, scorer_, any_terms, &fresh));
+    // Fresh cursors: the conjunctive pass moved every cursor forward, the
+    // excluded clauses' ones included.
+    TermCursors fresh;
+    PAPERDB_RETURN_IF_ERROR(
+        OpenCursors(store_, scorer_, required_terms, &fresh));
+    excluded_.clear();
     PAPERDB_ASSIGN_OR_RETURN(hits, Disjunctive(fresh, top_k));
     hits.any_terms = hits.total > 0;
     return hits;
@@ -227,9 +226,12 @@ class Evaluation {
     return hits;
   }
 
+  // Papers matching at least one required clause; a phrase counts as one
+  // unit, never as loose words. Scores sum the terms of the matched clauses.
   absl::StatusOr<SearchHits> Disjunctive(TermCursors& cursors, size_t top_k) {
     SearchHits hits;
     TopK top(top_k);
+    absl::flat_hash_map<const TermCursor*, bool> counted;
     while (true) {
       uint32_t doc = kNoMoreDocs;
       for (auto& [term, cursor] : cursors) {
@@ -238,12 +240,30 @@ class Evaluation {
       }
       if (doc == kNoMoreDocs) break;
       double score = 0.0;
-      for (auto& [term, cursor] : cursors) {
-        if (cursor.postings->doc() != doc) continue;
-        score += scorer_.Score(cursor.idf, cursor.postings->tf(),
-                               cursor.postings->doc_length());
-        cursor.postings->Next();
+      bool any = false;
+      counted.clear();
+      for (const QueryClause& clause : query_.clauses) {
+        if (clause.excluded) continue;
+        bool present = true;
+        for (const std::string& term : clause.terms) {
+          present &= cursors.at(term).postings->doc() == doc;
+        }
+        if (!present) continue;
+        PAPERDB_ASSIGN_OR_RETURN(const bool matches,
+                                 PhraseMatches(clause, cursors));
+        if (!matches) continue;
+        any = true;
+        for (const std::string& term : clause.terms) {
+          const TermCursor& cursor = cursors.at(term);
+          if (!counted.emplace(&cursor, true).second) continue;
+          score += scorer_.Score(cursor.idf, cursor.postings->tf(),
+                                 cursor.postings->doc_length());
+        }
       }
+      for (auto& [term, cursor] : cursors) {
+        if (cursor.postings->doc() == doc) cursor.postings->Next();
+      }
+      if (!any) continue;
       PAPERDB_ASSIGN_OR_RETURN(const bool excluded, Excluded(doc));
       if (excluded) continue;
       top.Push(doc, score);

@@ -4,9 +4,10 @@
 //
 // All required clauses must match (conjunctive evaluation by leapfrogging
 // posting iterators, the rarest term leading). If that matches nothing, the
-// searcher falls back to papers matching any non-stopword term of the
-// required clauses (disjunctive evaluation), and says so. Phrases are
-// verified with positions only on papers that contain all their terms.
+// searcher falls back to papers matching any required clause (disjunctive
+// evaluation; a phrase stays one unit), and says so. Phrases are verified
+// with positions only on papers that contain all their terms. Excluded
+// clauses remove papers in both passes.
 //
 // Thread safety: Search() may run concurrently. Holds a Store it does not own.
 

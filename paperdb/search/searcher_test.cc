@@ -26,15 +26,14 @@ class SearcherTest : public ::testing::Test {
     auto writer = index::IndexWriter::Create(store_.get());
     ASSERT_THAT(writer, IsOk());
     std::vector<v1::Paper> papers;
-    const char* abstracts[] =
-        {
-            "Spiking neural networks learn synaptic delays.",       // 0
-            "Neural networks for graphs; spiking is not covered.",  // 1
-            "Leading indicators of time series, and indicators leading "
-            "nowhere.",                                               // 2
-            "Graph neural networks with leading indicators.",         // 3
-            "Delays in delays and more delays for spiking neurons.",  // 4
-        };
+    const char* abstracts[] = {
+        "Spiking neural networks learn synaptic delays.",       // 0
+        "Neural networks for graphs; spiking is not covered.",  // 1
+        "Leading indicators of time series, and indicators leading "
+        "nowhere.",                                               // 2
+        "Graph neural networks with leading indicators.",         // 3
+        "Delays in delays and more delays for spiking neurons.",  // 4
+    };
     for (int i = 0; i < 5; ++i) {
       v1::Paper& p = papers.emplace_back();
       p.set_id("p" + std::to_string(i));
@@ -86,8 +85,32 @@ TEST_F(SearcherTest, PhraseRequiresAdjacency) {
   EXPECT_THAT(Docs(Run("\"leading indicators\"")),
               ::testing::ElementsAre(2u, 3u));
   EXPECT_THAT(Docs(Run("\"indicators leading\"")), ::testing::ElementsAre(2u));
-  // No paper has the words in this order: only the any-term fallback matches.
-  EXPECT_TRUE(Run("\"networks neural\"").any_terms);
+  // No paper has the words in this order, and the fallback keeps a phrase
+  // whole, so nothing matches.
+  EXPECT_EQ(Run("\"networks neural\"").total, 0u);
+}
+
+TEST_F(SearcherTest, FallbackKeepsPhrasesWhole) {
+  const SearchHits hits = Run("\"networks neural\" synaptic");
+
+  EXPECT_TRUE(hits.any_terms);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));  // Only via "synaptic".
+}
+
+TEST_F(SearcherTest, FallbackStillHonoursExclusions) {
+  // "spiking zebra" matches no paper in full; the fallback must not bring
+  // back papers containing the excluded "delays" (0 and 4).
+  const SearchHits hits = Run("spiking zebra -delays");
+
+  EXPECT_TRUE(hits.any_terms);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(1u));
+}
+
+TEST_F(SearcherTest, FallbackReusesNoExclusionCursorsOfTheFirstPass) {
+  // The all-terms pass finds docs 0 and 1 and excludes both, moving the
+  // exclusion cursors past them; the fallback must still exclude doc 0
+  // (delays), 1 and 3 (graph) and 4 (delays).
+  EXPECT_EQ(Run("spiking neural -delays -graph").total, 0u);
 }
 
 TEST_F(SearcherTest, ExclusionRemovesMatches) {

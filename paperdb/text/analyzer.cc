@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "libstemmer.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/tokenizer.h"
@@ -18,6 +20,32 @@ bool IsAscii(absl::string_view s) {
     if (static_cast<unsigned char>(c) >= 0x80) return false;
   }
   return true;
+}
+
+// True for the plural of an acronym: two or more capitals or digits (the
+// first a capital) and a final lower-case 's', as in "SNNs", "LLMs", "GPUs".
+// Snowball leaves these alone (no vowel before the 's').
+bool IsAcronymPlural(absl::string_view word) {
+  if (word.size() < 3 || word.back() != 's' || !absl::ascii_isupper(word[0])) {
+    return false;
+  }
+  for (size_t i = 1; i + 1 < word.size(); ++i) {
+    if (!absl::ascii_isupper(word[i]) && !absl::ascii_isdigit(word[i]))
+      return false;
+  }
+  return true;
+}
+
+// Names of Greek letters, which LaTeX writes as commands ($\eta$) but which
+// are the words of a formula, so they stay searchable.
+bool IsGreekLetterName(absl::string_view word) {
+  static const auto* const kNames = new absl::flat_hash_set<std::string>{
+      "alpha",  "beta",   "gamma", "delta",    "epsilon", "varepsilon",
+      "zeta",   "eta",    "theta", "vartheta", "iota",    "kappa",
+      "lambda", "mu",     "nu",    "xi",       "pi",      "varpi",
+      "rho",    "varrho", "sigma", "varsigma", "tau",     "upsilon",
+      "phi",    "varphi", "chi",   "psi",      "omega"};
+  return kNames->contains(absl::AsciiStrToLower(word));
 }
 
 }  // namespace
@@ -75,8 +103,14 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
   tokens.reserve(spans.size());
   uint32_t position = 0;
   for (const TokenSpan& span : spans) {
-    const std::string folded =
-        Fold(text.substr(span.start_byte, span.end_byte - span.start_byte));
+    absl::string_view word =
+        text.substr(span.start_byte, span.end_byte - span.start_byte);
+    if (span.start_byte > 0 && text[span.start_byte - 1] == '\\' &&
+        !IsGreekLetterName(word)) {
+      continue;  // A LaTeX command such as \times or \textbf: markup.
+    }
+    if (IsAcronymPlural(word)) word.remove_suffix(1);  // "SNNs" -> "SNN".
+    const std::string folded = Fold(word);
     if (folded.empty()) continue;
     AnalyzedToken& token = tokens.emplace_back();
     token.stopword = IsStopword(folded);

@@ -1,7 +1,9 @@
 // The analyzer: turns text into index terms. Abstracts at ingest and queries
 // at search time go through the same analyzer, so they meet on equal terms.
 //
-// Pipeline: Tokenize() (tokenizer.h) -> NFKC case folding (ICU "nfkc_cf";
+// Pipeline: Tokenize() (tokenizer.h) -> drop LaTeX commands ("\times",
+// "\textbf"; Greek letter names such as "\eta" are kept) -> acronym plurals
+// lose their "s" ("SNNs" -> "SNN") -> NFKC case folding (ICU "nfkc_cf";
 // Unicode UAX #15 and the CaseFolding table), with U+2019 mapped to "'" ->
 // Snowball English stemming (libstemmer, https://snowballstem.org).
 

@@ -35,6 +35,16 @@ TEST(AnalyzerTest, NfkcFoldsCompatibilityCharacters) {
               ElementsAre("find", "gpu"));
 }
 
+TEST(AnalyzerTest, AcronymPluralsMeetTheirSingular) {
+  EXPECT_THAT(Terms("SNNs LLMs GPUs RNN"), ElementsAre("snn", "llm", "gpu", "rnn"));
+  EXPECT_THAT(Terms("CEOs ASs Ts"), ElementsAre("ceo", "as", "ts"));
+}
+
+TEST(AnalyzerTest, LatexCommandsAreMarkupButGreekLettersAreWords) {
+  EXPECT_THAT(Terms("$2.73\\times$ \\textbf{Fast} $\\eta(x)$ \\Omega"),
+              ElementsAre("2.73", "fast", "eta", "x", "omega"));
+}
+
 TEST(AnalyzerTest, MarksStopwordsAndKeepsTheirPositions) {
   const std::vector<AnalyzedToken> tokens =
       ThreadLocalAnalyzer().Analyze("leading the indicators");
