@@ -47,7 +47,8 @@ std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query) {
         match = tokens[i + k].term == clause.terms[k];
       }
       if (match) {
-        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte, c});
+        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte, c,
+                         static_cast<uint32_t>(n)});
       }
     }
   }
@@ -75,7 +76,8 @@ SnippetWindow MakeSnippet(absl::string_view text,
   uint32_t best_start = 0;  // In code points.
   uint32_t window = std::min(max_code_points, length);
   if (length > max_code_points) {
-    std::pair<size_t, size_t> best_score = {0, 0};  // Distinct clauses, count.
+    // (Weight of the distinct clauses, number of highlights) in the window.
+    std::pair<size_t, size_t> best_score = {0, 0};
     for (const ByteSpan& anchor : highlights) {
       const uint32_t anchor_cp = code_point_of(anchor.start);
       uint32_t start = anchor_cp > window / 5 ? anchor_cp - window / 5 : 0;
@@ -83,14 +85,15 @@ SnippetWindow MakeSnippet(absl::string_view text,
       const uint32_t start_byte = boundary[start];
       const uint32_t end_byte = boundary[start + window];
       absl::flat_hash_set<uint32_t> clauses;
+      size_t weight = 0;
       size_t count = 0;
       for (const ByteSpan& h : highlights) {
         if (h.start >= start_byte && h.end <= end_byte) {
           ++count;
-          clauses.insert(h.clause);
+          if (clauses.insert(h.clause).second) weight += h.weight;
         }
       }
-      const std::pair<size_t, size_t> score = {clauses.size(), count};
+      const std::pair<size_t, size_t> score = {weight, count};
       if (score > best_score) {
         best_score = score;
         best_start = start;
@@ -126,7 +129,8 @@ SnippetWindow MakeSnippet(absl::string_view text,
   snippet.truncated_end = end < text.size();
   for (const ByteSpan& h : highlights) {
     if (h.start >= start && h.end <= end) {
-      snippet.highlights.push_back({h.start - start, h.end - start, h.clause});
+      snippet.highlights.push_back(
+          {h.start - start, h.end - start, h.clause, h.weight});
     }
   }
   return snippet;

@@ -18,6 +18,7 @@ struct ByteSpan {
   uint32_t start = 0;
   uint32_t end = 0;
   uint32_t clause = 0;  // From Highlight(): index of the query clause matched.
+  uint32_t weight = 1;  // From Highlight(): the clause's number of terms.
   bool operator==(const ByteSpan& other) const {
     return start == other.start && end == other.end;
   }
@@ -39,8 +40,9 @@ struct SnippetWindow {
 };
 
 // Chooses a window of at most `max_code_points` code points of `text` that
-// holds highlights of the most distinct clauses, then the most highlights
-// (`highlights` sorted, as from Highlight()), preferring the earliest;
+// holds highlights of the distinct clauses of greatest total weight (so a
+// phrase outweighs a single word), then the most highlights (`highlights`
+// sorted, as from Highlight()), preferring the earliest;
 // without highlights, the start of the text. The window starts and
 // ends at word boundaries where possible and never inside a character.
 SnippetWindow MakeSnippet(absl::string_view text,

@@ -85,6 +85,21 @@ TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   EXPECT_GE(snippet.range.end, beta + 4);
 }
 
+TEST(SnippetTest, PhraseOutweighsASingleWord) {
+  std::string text = "forecasting";
+  for (int i = 0; i < 40; ++i) text += " filler";
+  const uint32_t phrase = static_cast<uint32_t>(text.size()) + 1;
+  text += " leading indicators";
+  for (int i = 0; i < 40; ++i) text += " filler";
+  const std::vector<ByteSpan> highlights =
+      Highlight(text, *ParseQuery("forecasting \"leading indicators\""));
+
+  const SnippetWindow snippet = MakeSnippet(text, highlights, 40);
+
+  EXPECT_LE(snippet.range.start, phrase);
+  EXPECT_GE(snippet.range.end, phrase + 18);
+}
+
 TEST(SnippetTest, NeverCutsInsideAMultibyteCharacter) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "\xE8\xAE\xBA";  // 论, no spaces.
