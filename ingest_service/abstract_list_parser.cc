@@ -65,7 +65,7 @@ absl::Status InputError(absl::string_view file_name, uint32_t line,
 
 // Parses "<venue> [<year>] <suffix>"; false if the line is not a header.
 bool ParseHeader(absl::string_view line, ParsedAbstractList* out) {
-  absl::string_view rest = absl::StripAsciiWhitespace(line);
+  absl::string_view rest = text::StripUnicodeWhitespace(line);
   if (absl::EndsWith(rest, kChineseSuffix)) {
     rest.remove_suffix(kChineseSuffix.size());
   } else if (absl::EndsWithIgnoreCase(rest, kEnglishSuffix)) {
@@ -73,13 +73,18 @@ bool ParseHeader(absl::string_view line, ParsedAbstractList* out) {
   } else {
     return false;
   }
-  rest = absl::StripAsciiWhitespace(rest);
+  rest = text::StripUnicodeWhitespace(rest);
   std::vector<absl::string_view> words =
       absl::StrSplit(rest, absl::ByAnyChar(" \t"), absl::SkipEmpty());
   int year = 0;
-  if (!words.empty() && words.back().size() == 4 &&
-      absl::SimpleAtoi(words.back(), &year) && year >= 1900 && year <= 2200) {
-    words.pop_back();
+  if (!words.empty() && words.back().size() >= 4 &&
+      absl::SimpleAtoi(words.back().substr(words.back().size() - 4), &year) &&
+      year >= 1900 && year <= 2200 &&
+      (words.back().size() == 4 ||
+       !absl::ascii_isdigit(words.back()[words.back().size() - 5]))) {
+    // "2024" alone, or glued to the venue as in "ICLR2024".
+    words.back().remove_suffix(4);
+    if (words.back().empty()) words.pop_back();
   } else {
     year = 0;
   }
@@ -109,7 +114,8 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   const std::vector<Line> lines = SplitLines(content, base);
   ParsedAbstractList list;
   size_t i = 0;
-  while (i < lines.size() && absl::StripAsciiWhitespace(lines[i].text).empty())
+  while (i < lines.size() &&
+         text::StripUnicodeWhitespace(lines[i].text).empty())
     ++i;
   if (i == lines.size()) {
     return InputError(
@@ -125,7 +131,7 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   ParsedAbstract* current = nullptr;
   for (; i < lines.size(); ++i) {
     const absl::string_view stripped =
-        absl::StripAsciiWhitespace(lines[i].text);
+        text::StripUnicodeWhitespace(lines[i].text);
     if (stripped.empty()) {
       current = nullptr;
       continue;

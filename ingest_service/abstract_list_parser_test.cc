@@ -70,6 +70,30 @@ TEST(AbstractListParserTest, AcceptsOtherHeaderForms) {
   }
 }
 
+TEST(AbstractListParserTest, UnicodeWhitespaceLinesSeparateParagraphs) {
+  // A line of NBSPs and a line of U+3000 IDEOGRAPHIC SPACE are blank.
+  const std::string content =
+      "ICLR 2024 论文列表\n\nFirst.\n\xC2\xA0\xC2\xA0\nSecond.\n\xE3\x80\x80\n"
+      "\xC2\xA0Third.\xC2\xA0\n";
+
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+  ASSERT_THAT(list, IsOk());
+  ASSERT_EQ(list->abstracts.size(), 3u);
+  EXPECT_EQ(list->abstracts[1].text, "Second.");
+  EXPECT_EQ(list->abstracts[2].text, "Third.");
+  EXPECT_EQ(content.substr(list->abstracts[2].byte_offset, 6), "Third.");
+}
+
+TEST(AbstractListParserTest, YearGluedToVenueIsSplit) {
+  absl::StatusOr<ParsedAbstractList> list =
+      ParseAbstractList("a.txt", "ICLR2024 paper list\n\nText.");
+
+  ASSERT_THAT(list, IsOk());
+  EXPECT_EQ(list->venue, "ICLR");
+  EXPECT_EQ(list->year, 2024);
+}
+
 TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "\n\nWe propose a method.\n");

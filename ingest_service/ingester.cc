@@ -3,23 +3,64 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/paper_builder.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/text/tokenizer.h"
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
 
+absl::Status ValidateFileName(absl::string_view file_name) {
+  if (file_name.empty()) {
+    return absl::InvalidArgumentError("file name is empty");
+  }
+  if (file_name.size() > kMaxFileNameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("file name of ", file_name.size(),
+                     " bytes is longer than the limit of ", kMaxFileNameBytes));
+  }
+  if (const std::optional<size_t> bad = text::FindInvalidUtf8(file_name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("file name \"", absl::CHexEscape(file_name), "\": byte ",
+                     *bad, " is not valid UTF-8"));
+  }
+  for (char c : file_name) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("file name \"", absl::CHexEscape(file_name),
+                       "\" contains a control character"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
                                                     absl::string_view content) {
+  PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name));
   PAPERDB_ASSIGN_OR_RETURN(const ParsedAbstractList list,
                            ParseAbstractList(file_name, content));
   std::vector<v1::Paper> papers;
   papers.reserve(list.abstracts.size());
+  int wordless = 0;
   for (const ParsedAbstract& abstract : list.abstracts) {
+    if (abstract.text.size() > options_.max_abstract_bytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          file_name, ": line ", abstract.line_number, ", byte ",
+          abstract.byte_offset, ": abstract of ", abstract.text.size(),
+          " bytes is longer than the limit of ", options_.max_abstract_bytes,
+          " (--max_abstract_bytes)"));
+    }
+    if (text::Tokenize(abstract.text).empty()) {
+      ++wordless;  // A separator line such as "----": nothing to search.
+      continue;
+    }
     papers.push_back(BuildPaper(list, abstract, file_name));
   }
   absl::StatusOr<index::CommitResult> result =
@@ -29,7 +70,8 @@ absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
         result.status().code(),
         absl::StrCat(file_name, ": ", result.status().message()));
   }
-  return FileSummary{result->added, result->unchanged, result->skipped};
+  return FileSummary{result->added, result->unchanged,
+                     result->skipped + wordless};
 }
 
 absl::StatusOr<std::vector<std::string>> ListInputFiles(

@@ -20,23 +20,41 @@ namespace paperdb::ingest {
 struct FileSummary {
   int added = 0;      // New papers.
   int unchanged = 0;  // Papers already stored.
-  int skipped = 0;    // Paragraphs repeated within the file.
+  int skipped = 0;    // Paragraphs repeated within the file, or with no word.
 };
+
+// Limits on what one file may hold.
+struct IngestOptions {
+  // Longest abstract accepted, in bytes. Real abstracts are a few KiB; the
+  // limit keeps one paragraph from filling a search response (64 MiB).
+  size_t max_abstract_bytes = 256 << 10;
+};
+
+// Longest file name (a label) accepted, in bytes.
+inline constexpr size_t kMaxFileNameBytes = 1024;
+
+// OK if `file_name` can label a source: 1 to kMaxFileNameBytes bytes of valid
+// UTF-8 without control characters. INVALID_ARGUMENT otherwise, with the
+// name C-escaped in the message. The name is never opened as a path.
+absl::Status ValidateFileName(absl::string_view file_name);
 
 class Ingester {
  public:
   // `writer` must outlive the ingester.
-  explicit Ingester(index::IndexWriter* writer) : writer_(writer) {}
+  explicit Ingester(index::IndexWriter* writer, IngestOptions options = {})
+      : writer_(writer), options_(options) {}
 
   // Parses `content` (the bytes of a file labelled `file_name`) and stores
-  // its papers in one atomic batch. INVALID_ARGUMENT (naming file, line and
-  // byte) for a malformed file, in which case nothing is written; store
-  // errors as from IndexWriter::Commit().
+  // its papers in one atomic batch. INVALID_ARGUMENT for a bad file name,
+  // or (naming file, line and byte) for a malformed file or an abstract
+  // over the size limit, in which case nothing is written; store errors as
+  // from IndexWriter::Commit(). Paragraphs without a word are skipped.
   absl::StatusOr<FileSummary> IngestContent(absl::string_view file_name,
                                             absl::string_view content);
 
  private:
   index::IndexWriter* writer_;  // Not owned.
+  IngestOptions options_;
 };
 
 // Expands `paths` into the regular files to ingest: a file stands for

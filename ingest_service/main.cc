@@ -3,6 +3,7 @@
 //   ingest_service --db=DIR FILE_OR_DIR...          one-shot ingest
 //   ingest_service serve --db=DIR --listen=ADDR     gRPC IngestService
 
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -21,12 +22,20 @@
 
 ABSL_FLAG(std::string, db, "",
           "RocksDB store directory (created if missing); required");
+ABSL_FLAG(size_t, max_abstract_bytes, 256 << 10,
+          "longest abstract accepted, in bytes; a file with a longer one is "
+          "rejected whole");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50052",
           "serve mode: host:port to listen on");
 
 namespace {
 
 using paperdb::ingest::FileSummary;
+
+// One-shot mode stops between files on SIGINT/SIGTERM: a file is either
+// stored whole or not at all, so stopping there loses nothing.
+volatile std::sig_atomic_t interrupted = 0;
+void OnInterrupt(int /*signal*/) { interrupted = 1; }
 
 // One-shot mode: ingests every file, prints a line per file and a total.
 // Returns the process exit status: 0, or 1 if any file failed.
@@ -38,9 +47,18 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
     std::cerr << "ingest_service: " << files.status().message() << "\n";
     return 1;
   }
+  std::cout << std::unitbuf;  // A line per file, even when piped or killed.
   FileSummary total;
   int failed = 0;
+  size_t done = 0;
   for (const std::string& path : *files) {
+    if (interrupted) {
+      std::cout << "interrupted: stopped after " << done << " of "
+                << files->size()
+                << " files; every file listed above is stored whole\n";
+      return 130;
+    }
+    ++done;
     const std::string label = std::filesystem::path(path).filename().string();
     absl::StatusOr<std::string> content = paperdb::ingest::ReadFile(path);
     absl::StatusOr<FileSummary> summary =
@@ -75,9 +93,15 @@ int main(int argc, char** argv) {
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
       "IngestService)");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
   const bool serve =
       positional.size() > 1 && std::string(positional[1]) == "serve";
+  sigset_t signals;
+  if (serve) {
+    signals = paperdb::rpc::BlockTerminationSignals();
+  } else {
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
+  }
   const std::vector<std::string> paths(positional.begin() + (serve ? 2 : 1),
                                        positional.end());
   if (absl::GetFlag(FLAGS_db).empty() || (!serve && paths.empty())) {
@@ -94,7 +118,9 @@ int main(int argc, char** argv) {
     std::cerr << "ingest_service: " << writer.status().message() << "\n";
     return 1;
   }
-  paperdb::ingest::Ingester ingester(writer->get());
+  paperdb::ingest::IngestOptions ingest_options;
+  ingest_options.max_abstract_bytes = absl::GetFlag(FLAGS_max_abstract_bytes);
+  paperdb::ingest::Ingester ingester(writer->get(), ingest_options);
   if (!serve) return IngestFiles(ingester, paths);
 
   paperdb::ingest::IngestServiceImpl service(&ingester);

@@ -9,7 +9,8 @@
 
 namespace paperdb::ingest {
 
-std::string PaperId(absl::string_view venue, int year, absl::string_view abstract) {
+std::string PaperId(absl::string_view venue, int year,
+                    absl::string_view abstract) {
   std::string id;
   for (char c : venue) {
     if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
@@ -19,8 +20,8 @@ std::string PaperId(absl::string_view venue, int year, absl::string_view abstrac
   if (year != 0) absl::StrAppend(&id, year);
   const std::string folded = text::Analyzer::Fold(abstract);
   std::string normalized;
-  for (absl::string_view word :
-       absl::StrSplit(folded, absl::ByAnyChar(" \t\r\n\f\v"), absl::SkipEmpty())) {
+  for (absl::string_view word : absl::StrSplit(
+           folded, absl::ByAnyChar(" \t\r\n\f\v"), absl::SkipEmpty())) {
     if (!normalized.empty()) normalized.push_back(' ');
     absl::StrAppend(&normalized, word);
   }
@@ -28,7 +29,8 @@ std::string PaperId(absl::string_view venue, int year, absl::string_view abstrac
   return id;
 }
 
-v1::Paper BuildPaper(const ParsedAbstractList& list, const ParsedAbstract& abstract,
+v1::Paper BuildPaper(const ParsedAbstractList& list,
+                     const ParsedAbstract& abstract,
                      absl::string_view file_name) {
   v1::Paper paper;
   paper.set_id(PaperId(list.venue, list.year, abstract.text));

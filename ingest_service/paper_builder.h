@@ -14,13 +14,16 @@ namespace paperdb::ingest {
 
 // The stable paper id: lower-case ASCII letters and digits of `venue`, the
 // year (if not 0), '-', then 16 hex digits of XXH3-64 of the abstract after
-// NFKC case folding and whitespace collapsing, e.g. "iclr2024-3f2a9c0d1e2b4a5f".
-// Re-wrapping or re-casing an abstract keeps its id.
-std::string PaperId(absl::string_view venue, int year, absl::string_view abstract);
+// NFKC case folding and whitespace collapsing, e.g.
+// "iclr2024-3f2a9c0d1e2b4a5f". Re-wrapping or re-casing an abstract keeps its
+// id.
+std::string PaperId(absl::string_view venue, int year,
+                    absl::string_view abstract);
 
 // The Paper for `abstract` of `list`, read from file `file_name`. Leaves
 // ingest_time unset (the index writer sets it).
-v1::Paper BuildPaper(const ParsedAbstractList& list, const ParsedAbstract& abstract,
+v1::Paper BuildPaper(const ParsedAbstractList& list,
+                     const ParsedAbstract& abstract,
                      absl::string_view file_name);
 
 }  // namespace paperdb::ingest

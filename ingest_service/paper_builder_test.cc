@@ -17,10 +17,11 @@ TEST(PaperIdTest, IsStableAcrossCaseAndWhitespace) {
 
 TEST(BuildPaperTest, FillsSourceUrlsCountsAndHash) {
   ParsedAbstractList list{.venue = "ICLR", .year = 2024, .abstracts = {}};
-  ParsedAbstract abstract{.text = "Code at https://github.com/a/b. Page https://a.github.io",
-                          .paragraph_ordinal = 2,
-                          .line_number = 5,
-                          .byte_offset = 100};
+  ParsedAbstract abstract{
+      .text = "Code at https://github.com/a/b. Page https://a.github.io",
+      .paragraph_ordinal = 2,
+      .line_number = 5,
+      .byte_offset = 100};
 
   const v1::Paper paper = BuildPaper(list, abstract, "list.txt");
 

@@ -31,6 +31,50 @@ ABSL_FLAG(int, catch_up_interval_ms, 500,
 ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
 
+namespace {
+
+// Opens the store, serves until SIGINT/SIGTERM, drains. Returns the exit
+// status.
+int Serve(const std::string& secondary, const sigset_t& signals) {
+  auto engine =
+      paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
+  if (!engine.ok()) {
+    std::cerr << "query_service: " << engine.status().message() << "\n";
+    return 1;
+  }
+  paperdb::query::QueryServiceImpl service(engine->get());
+  paperdb::rpc::HealthService health;
+  paperdb::rpc::ServerOptions options;
+  options.listen = absl::GetFlag(FLAGS_listen);
+  options.max_threads = absl::GetFlag(FLAGS_max_threads);
+  auto server = paperdb::rpc::StartServer(options, {&service}, &health);
+  if (!server.ok()) {
+    std::cerr << "query_service: " << server.status().message() << "\n";
+    return 1;
+  }
+  health.SetServing("", true);
+  health.SetServing("paperdb.v1.QueryService", true);
+  // Health follows the store: NOT_SERVING while catching up fails.
+  (*engine)->StartCatchUpLoop(
+      absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
+      [&health, last_ok = true](const absl::Status& result) mutable {
+        if (result.ok() == last_ok) return;
+        if (!result.ok()) paperdb::LogError(result.message());
+        health.SetServing("", result.ok());
+        health.SetServing("paperdb.v1.QueryService", result.ok());
+        last_ok = result.ok();
+      });
+  paperdb::LogInfo(absl::StrCat("query_service listening on port ",
+                                server->port, ", store ",
+                                absl::GetFlag(FLAGS_db)));
+  paperdb::rpc::WaitForTerminationAndDrain(
+      signals, server->server.get(), &health,
+      absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   paperdb::SetUpFlagsUsage("query_service --db=DIR [--listen=HOST:PORT]");
   absl::ParseCommandLine(argc, argv);
@@ -46,45 +90,7 @@ int main(int argc, char** argv) {
                  absl::StrCat("paperdb-secondary-", getpid()))
                     .string();
   }
-  int status = 0;
-  {
-    auto engine =
-        paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
-    if (!engine.ok()) {
-      std::cerr << "query_service: " << engine.status().message() << "\n";
-      return 1;
-    }
-    paperdb::query::QueryServiceImpl service(engine->get());
-    paperdb::rpc::HealthService health;
-    paperdb::rpc::ServerOptions options;
-    options.listen = absl::GetFlag(FLAGS_listen);
-    options.max_threads = absl::GetFlag(FLAGS_max_threads);
-    auto server = paperdb::rpc::StartServer(options, {&service}, &health);
-    if (!server.ok()) {
-      std::cerr << "query_service: " << server.status().message() << "\n";
-      status = 1;
-    } else {
-      health.SetServing("", true);
-      health.SetServing("paperdb.v1.QueryService", true);
-      (*engine)->StartCatchUpLoop(
-          absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
-          [&health](const absl::Status& result) {
-            static bool last_ok = true;
-            if (result.ok() != last_ok) {
-              if (!result.ok()) paperdb::LogError(result.message());
-              health.SetServing("", result.ok());
-              health.SetServing("paperdb.v1.QueryService", result.ok());
-              last_ok = result.ok();
-            }
-          });
-      paperdb::LogInfo(absl::StrCat("query_service listening on port ",
-                                    server->port, ", store ",
-                                    absl::GetFlag(FLAGS_db)));
-      paperdb::rpc::WaitForTerminationAndDrain(
-          signals, server->server.get(), &health,
-          absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
-    }
-  }
+  const int status = Serve(secondary, signals);
   if (own_secondary) {
     std::error_code ignored;
     std::filesystem::remove_all(secondary, ignored);

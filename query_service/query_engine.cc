@@ -38,6 +38,11 @@ absl::StatusOr<int> PageSize(int requested, int default_size, int max_size) {
 }  // namespace
 
 absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
+  if (name.size() > kMaxNameBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("name of ", name.size(),
+                     " bytes is longer than the limit of ", kMaxNameBytes));
+  }
   absl::string_view id = name;
   if (absl::StartsWith(id, "papers/")) id.remove_prefix(7);
   if (id.empty()) {
@@ -147,8 +152,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
 }
 
 absl::Status QueryEngine::SearchPapers(
-    const v1::SearchPapersRequest& request,
-    v1::SearchPapersResponse* response) const {
+    const v1::SearchPapersRequest& request, v1::SearchPapersResponse* response,
+    const search::CancelFn& cancelled) const {
   PAPERDB_ASSIGN_OR_RETURN(const int page_size,
                            PageSize(request.page_size(), kDefaultSearchPageSize,
                                     kMaxSearchPageSize));
@@ -171,17 +176,20 @@ absl::Status QueryEngine::SearchPapers(
 
   absl::ReaderMutexLock lock(&mu_);
   const search::Searcher searcher(store_.get());
-  PAPERDB_ASSIGN_OR_RETURN(const search::SearchHits hits,
-                           searcher.Search(query, offset + page_size));
+  PAPERDB_ASSIGN_OR_RETURN(
+      const search::SearchHits hits,
+      searcher.Search(query, offset + page_size, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
   response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
                                           : v1::MATCH_MODE_ALL_TERMS);
   for (size_t i = offset; i < hits.top.size(); ++i) {
+    if (cancelled && cancelled()) {
+      return absl::CancelledError("search cancelled while building results");
+    }
     PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
                              table_.Get(hits.top[i].doc));
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
-                      query, snippet_length,
-                      response->add_results());
+                      query, snippet_length, response->add_results());
   }
   if (offset + page_size < hits.total) {
     response->set_next_page_token(

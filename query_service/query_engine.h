@@ -21,6 +21,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "paperdb/search/searcher.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/v1/query_service.pb.h"
@@ -61,8 +62,10 @@ class QueryEngine {
       ABSL_LOCKS_EXCLUDED(mu_);
 
   // Full-text search; see SearchPapersRequest in query_service.proto.
+  // CANCELLED as soon as `cancelled` (if set) returns true.
   absl::Status SearchPapers(const v1::SearchPapersRequest& request,
-                            v1::SearchPapersResponse* response) const
+                            v1::SearchPapersResponse* response,
+                            const search::CancelFn& cancelled = nullptr) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
@@ -77,8 +80,12 @@ class QueryEngine {
   std::thread catch_up_thread_;
 };
 
+// Longest paper name accepted, in bytes (ids are about 30).
+inline constexpr size_t kMaxNameBytes = 512;
+
 // The id in a paper resource name: "papers/{id}" or a bare id.
-// INVALID_ARGUMENT if empty or if the id contains '/'.
+// INVALID_ARGUMENT if empty, longer than kMaxNameBytes, or if the id
+// contains '/'.
 absl::StatusOr<std::string> PaperIdFromName(absl::string_view name);
 
 }  // namespace paperdb::query

@@ -28,9 +28,10 @@ grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* /*context*/,
 }
 
 grpc::Status QueryServiceImpl::SearchPapers(
-    grpc::ServerContext* /*context*/, const v1::SearchPapersRequest* request,
+    grpc::ServerContext* context, const v1::SearchPapersRequest* request,
     v1::SearchPapersResponse* response) {
-  return ToGrpcStatus(engine_->SearchPapers(*request, response));
+  return ToGrpcStatus(engine_->SearchPapers(
+      *request, response, [context] { return context->IsCancelled(); }));
 }
 
 }  // namespace paperdb::query

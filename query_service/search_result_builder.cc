@@ -10,7 +10,8 @@ namespace paperdb::query {
 namespace {
 
 // Converts sorted, non-overlapping byte spans of `text` to API spans.
-void AddSpans(absl::string_view text, const std::vector<search::ByteSpan>& spans,
+void AddSpans(absl::string_view text,
+              const std::vector<search::ByteSpan>& spans,
               google::protobuf::RepeatedPtrField<v1::TextSpan>* out) {
   text::OffsetConverter converter(text);
   for (const search::ByteSpan& span : spans) {
@@ -28,8 +29,8 @@ void AddSpans(absl::string_view text, const std::vector<search::ByteSpan>& spans
 
 }  // namespace
 
-void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
-                       uint32_t snippet_code_points,
+void BuildSearchResult(v1::Paper paper, double score,
+                       const search::Query& query, uint32_t snippet_code_points,
                        v1::SearchResult* result) {
   const absl::string_view abstract = paper.abstract();
   const std::vector<search::ByteSpan> highlights =
@@ -39,8 +40,8 @@ void BuildSearchResult(v1::Paper paper, double score, const search::Query& query
   const search::SnippetWindow window =
       search::MakeSnippet(abstract, highlights, snippet_code_points);
   v1::Snippet* snippet = result->mutable_snippet();
-  const absl::string_view text =
-      abstract.substr(window.range.start, window.range.end - window.range.start);
+  const absl::string_view text = abstract.substr(
+      window.range.start, window.range.end - window.range.start);
   snippet->set_text(std::string(text));
   google::protobuf::RepeatedPtrField<v1::TextSpan> range;
   AddSpans(abstract, {window.range}, &range);

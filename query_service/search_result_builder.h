@@ -15,8 +15,8 @@ namespace paperdb::query {
 
 // Fills `result` for `paper`, which matched `query` with BM25 `score`;
 // `snippet_code_points` is the snippet length.
-void BuildSearchResult(v1::Paper paper, double score, const search::Query& query,
-                       uint32_t snippet_code_points,
+void BuildSearchResult(v1::Paper paper, double score,
+                       const search::Query& query, uint32_t snippet_code_points,
                        v1::SearchResult* result);
 
 }  // namespace paperdb::query

@@ -46,6 +46,21 @@ grpc::Status HealthService::Watch(
     grpc::ServerContext* context,
     const grpc::health::v1::HealthCheckRequest* request,
     grpc::ServerWriter<HealthCheckResponse>* writer) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (watchers_ >= kMaxWatchers) {
+      return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                          "too many open health Watch streams; use Check");
+    }
+    ++watchers_;
+  }
+  struct Release {
+    HealthService* self;
+    ~Release() {
+      absl::MutexLock lock(&self->mu_);
+      --self->watchers_;
+    }
+  } release{this};
   uint64_t seen = UINT64_MAX;
   while (!context->IsCancelled()) {
     HealthCheckResponse response;

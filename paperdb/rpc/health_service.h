@@ -20,6 +20,8 @@ namespace paperdb::rpc {
 
 class HealthService final : public grpc::health::v1::Health::Service {
  public:
+  static constexpr int kMaxWatchers = 8;
+
   HealthService() = default;
 
   // Sets the status reported for `service` ("" is the whole server).
@@ -36,6 +38,8 @@ class HealthService final : public grpc::health::v1::Health::Service {
 
   // Sends the current status, then every change, until the client cancels or
   // Shutdown() is called. Unknown services are reported SERVICE_UNKNOWN.
+  // Each stream holds a server thread, so at most kMaxWatchers run at once;
+  // more get RESOURCE_EXHAUSTED (Kubernetes probes use Check, not Watch).
   grpc::Status Watch(grpc::ServerContext* context,
                      const grpc::health::v1::HealthCheckRequest* request,
                      grpc::ServerWriter<grpc::health::v1::HealthCheckResponse>*
@@ -50,6 +54,7 @@ class HealthService final : public grpc::health::v1::Health::Service {
   absl::flat_hash_map<std::string, bool> serving_ ABSL_GUARDED_BY(mu_);
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t version_ ABSL_GUARDED_BY(mu_) = 0;  // Bumped on every change.
+  int watchers_ ABSL_GUARDED_BY(mu_) = 0;      // Open Watch streams.
 };
 
 }  // namespace paperdb::rpc

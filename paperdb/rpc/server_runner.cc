@@ -25,6 +25,9 @@ absl::StatusOr<StartedServer> StartServer(
   builder.SetResourceQuota(quota);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  // gRPC sets SO_REUSEPORT by default, which lets a second server bind the
+  // same port and silently take a share of the connections.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   for (grpc::Service* service : services) builder.RegisterService(service);
   builder.RegisterService(health);
   started.server = builder.BuildAndStart();

@@ -4,7 +4,7 @@
 #include <string>
 #include <utility>
 
-#include "absl/container/flat_hash_set.h"
+#include "absl/container/flat_hash_map.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
 
@@ -76,24 +76,30 @@ SnippetWindow MakeSnippet(absl::string_view text,
   uint32_t best_start = 0;  // In code points.
   uint32_t window = std::min(max_code_points, length);
   if (length > max_code_points) {
-    // (Weight of the distinct clauses, number of highlights) in the window.
-    std::pair<size_t, size_t> best_score = {0, 0};
+    // Slide the window over the anchors (highlight starts, in order): the
+    // highlights inside form a range [lo, hi) that only moves forward, so
+    // the whole choice is linear in the number of highlights.
+    std::pair<size_t, size_t> best_score = {0, 0};  // (Clause weight, count).
+    absl::flat_hash_map<uint32_t, size_t> clause_count;
+    size_t weight = 0;
+    size_t lo = 0, hi = 0;
     for (const ByteSpan& anchor : highlights) {
       const uint32_t anchor_cp = code_point_of(anchor.start);
       uint32_t start = anchor_cp > window / 5 ? anchor_cp - window / 5 : 0;
       start = std::min(start, length - window);
       const uint32_t start_byte = boundary[start];
       const uint32_t end_byte = boundary[start + window];
-      absl::flat_hash_set<uint32_t> clauses;
-      size_t weight = 0;
-      size_t count = 0;
-      for (const ByteSpan& h : highlights) {
-        if (h.start >= start_byte && h.end <= end_byte) {
-          ++count;
-          if (clauses.insert(h.clause).second) weight += h.weight;
+      for (; hi < highlights.size() && highlights[hi].end <= end_byte; ++hi) {
+        if (clause_count[highlights[hi].clause]++ == 0) {
+          weight += highlights[hi].weight;
         }
       }
-      const std::pair<size_t, size_t> score = {weight, count};
+      for (; lo < hi && highlights[lo].start < start_byte; ++lo) {
+        if (--clause_count[highlights[lo].clause] == 0) {
+          weight -= highlights[lo].weight;
+        }
+      }
+      const std::pair<size_t, size_t> score = {weight, hi - lo};
       if (score > best_score) {
         best_score = score;
         best_start = start;

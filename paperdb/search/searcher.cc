@@ -132,8 +132,8 @@ class TopK {
 class Evaluation {
  public:
   Evaluation(const storage::Store& store, const index::Bm25Scorer& scorer,
-             const Query& query)
-      : store_(store), scorer_(scorer), query_(query) {}
+             const Query& query, const CancelFn& cancelled)
+      : store_(store), scorer_(scorer), query_(query), cancelled_(cancelled) {}
 
   absl::StatusOr<SearchHits> Run(size_t top_k) {
     std::vector<std::string> required_terms;
@@ -160,6 +160,16 @@ class Evaluation {
   }
 
  private:
+  // CANCELLED once `cancelled_` says so; asks it on the first call and then
+  // every 1024 calls only.
+  absl::Status CheckCancelled() {
+    if (!cancelled_ || (steps_++ & 1023) != 0 || !cancelled_()) {
+      return absl::OkStatus();
+    }
+    return absl::CancelledError(
+        "search cancelled (deadline passed or client left)");
+  }
+
   absl::StatusOr<bool> Excluded(uint32_t doc) {
     for (const QueryClause& clause : query_.clauses) {
       if (!clause.excluded) continue;
@@ -187,6 +197,7 @@ class Evaluation {
     TopK top(top_k);
     PostingIterator& lead = *order[0]->postings;
     while (lead.doc() != kNoMoreDocs) {
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       uint32_t target = lead.doc();
       bool aligned = true;
       for (size_t i = 1; i < order.size(); ++i) {
@@ -233,6 +244,7 @@ class Evaluation {
     TopK top(top_k);
     absl::flat_hash_map<const TermCursor*, bool> counted;
     while (true) {
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       uint32_t doc = kNoMoreDocs;
       for (auto& [term, cursor] : cursors) {
         PAPERDB_RETURN_IF_ERROR(cursor.postings->status());
@@ -277,12 +289,14 @@ class Evaluation {
   const index::Bm25Scorer& scorer_;
   const Query& query_;
   TermCursors excluded_;  // Cursors of excluded clauses, opened on first use.
+  const CancelFn& cancelled_;
+  uint64_t steps_ = 0;
 };
 
 }  // namespace
 
-absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
-                                            size_t top_k) const {
+absl::StatusOr<SearchHits> Searcher::Search(const Query& query, size_t top_k,
+                                            const CancelFn& cancelled) const {
   if (query.MatchesNothing()) return SearchHits{};
   storage::PaperTable table(store_);
   PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats, table.Stats());
@@ -294,7 +308,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
           : static_cast<double>(stats.total_doc_length_terms()) /
                 stats.doc_count();
   const index::Bm25Scorer scorer(collection, params_);
-  Evaluation evaluation(*store_, scorer, query);
+  Evaluation evaluation(*store_, scorer, query, cancelled);
   return evaluation.Run(top_k);
 }
 

@@ -15,6 +15,7 @@
 #define PAPERDB_SEARCH_SEARCHER_H_
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -23,6 +24,9 @@
 #include "paperdb/storage/store.h"
 
 namespace paperdb::search {
+
+// Returns true once the caller no longer wants the answer.
+using CancelFn = std::function<bool()>;
 
 struct ScoredDoc {
   uint32_t doc = 0;    // Internal doc id.
@@ -42,8 +46,11 @@ class Searcher {
       : store_(store), params_(params) {}
 
   // The `top_k` best matches of `query` and the count of all matches.
+  // `cancelled`, if set, is polled during evaluation; once it returns true
+  // the search stops with CANCELLED.
   // DATA_LOSS if the index is malformed; INTERNAL for store errors.
-  absl::StatusOr<SearchHits> Search(const Query& query, size_t top_k) const;
+  absl::StatusOr<SearchHits> Search(const Query& query, size_t top_k,
+                                    const CancelFn& cancelled = nullptr) const;
 
  private:
   const storage::Store* store_;  // Not owned.

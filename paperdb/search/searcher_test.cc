@@ -133,6 +133,16 @@ TEST_F(SearcherTest, TotalCountsBeyondTopK) {
   EXPECT_EQ(hits.total, 3u);
 }
 
+TEST_F(SearcherTest, CancelledSearchStopsWithCancelled) {
+  absl::StatusOr<Query> query = ParseQuery("neural");
+  ASSERT_THAT(query, IsOk());
+
+  absl::StatusOr<SearchHits> hits =
+      Searcher(store_.get()).Search(*query, 10, [] { return true; });
+
+  EXPECT_THAT(hits, ::paperdb::testing::StatusIs(absl::StatusCode::kCancelled));
+}
+
 TEST_F(SearcherTest, UnknownTermsAndStopwordsMatchNothing) {
   EXPECT_EQ(Run("zebra").total, 0u);
   EXPECT_EQ(Run("the of").total, 0u);

@@ -1,5 +1,6 @@
 #include "paperdb/storage/store.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -101,6 +102,16 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
   if (error) {
     return absl::InternalError(
         absl::StrCat("creating store directory ", path, ": ", error.message()));
+  }
+  // An existing RocksDB database without paperdb's column families is
+  // someone else's: refuse it rather than add families to it.
+  std::vector<std::string> families;
+  if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &families)
+          .ok() &&
+      std::find(families.begin(), families.end(), ColumnName(Column::kMeta)) ==
+          families.end()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " holds a RocksDB database that is not a paperdb store"));
   }
   rocksdb::DBOptions options;
   options.create_if_missing = true;

@@ -82,8 +82,9 @@ class Store {
  public:
   // Opens the store at `path` for writing, creating it (with every column
   // family and the schema version) if missing. FAILED_PRECONDITION if it
-  // holds another schema version; UNAVAILABLE if another process holds the
-  // writer lock; INTERNAL for I/O errors.
+  // holds another schema version or a RocksDB database that is not paperdb's;
+  // UNAVAILABLE if another process holds the writer lock; INTERNAL for I/O
+  // errors.
   static absl::StatusOr<std::unique_ptr<Store>> OpenPrimary(
       const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "gtest/gtest.h"
+#include "rocksdb/db.h"
 #include "tests/testing/status_matchers.h"
 
 namespace paperdb::storage {
@@ -59,6 +60,22 @@ TEST_F(StoreTest, RejectsOtherSchemaVersion) {
     WriteBatch batch;
     batch.Put(Column::kMeta, kSchemaVersionKey, "99");
     ASSERT_THAT((*store)->Write(batch), IsOk());
+  }
+
+  EXPECT_THAT(Store::OpenPrimary(db()),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+}
+
+TEST_F(StoreTest, RefusesAForeignRocksDbDatabase) {
+  {
+    // A plain RocksDB database, as another program would leave it.
+    std::filesystem::create_directories(db());
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, db(), &raw).ok());
+    std::unique_ptr<rocksdb::DB> foreign(raw);
+    ASSERT_TRUE(foreign->Put(rocksdb::WriteOptions(), "k", "v").ok());
   }
 
   EXPECT_THAT(Store::OpenPrimary(db()),

@@ -110,6 +110,10 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       continue;  // A LaTeX command such as \times or \textbf: markup.
     }
     if (IsAcronymPlural(word)) word.remove_suffix(1);  // "SNNs" -> "SNN".
+    if (word.size() > kMaxTermBytes) {
+      ++position;  // Not a word (a pasted blob): keep phrases from spanning it.
+      continue;
+    }
     const std::string folded = Fold(word);
     if (folded.empty()) continue;
     AnalyzedToken& token = tokens.emplace_back();

@@ -3,7 +3,8 @@
 //
 // Pipeline: Tokenize() (tokenizer.h) -> drop LaTeX commands ("\times",
 // "\textbf"; Greek letter names such as "\eta" are kept) -> acronym plurals
-// lose their "s" ("SNNs" -> "SNN") -> NFKC case folding (ICU "nfkc_cf";
+// lose their "s" ("SNNs" -> "SNN") -> tokens over kMaxTermBytes are skipped
+// -> NFKC case folding (ICU "nfkc_cf";
 // Unicode UAX #15 and the CaseFolding table), with U+2019 mapped to "'" ->
 // Snowball English stemming (libstemmer, https://snowballstem.org).
 
@@ -30,6 +31,10 @@ struct AnalyzedToken {
   uint32_t position = 0;  // Ordinal among the input's tokens, from 0.
   bool stopword = false;  // The folded, unstemmed word is a stopword.
 };
+
+// Tokens longer than this many bytes are not indexed (no real word is; a
+// pasted blob would only bloat the term dictionary).
+inline constexpr size_t kMaxTermBytes = 256;
 
 // Not thread-safe (the Snowball stemmer keeps state): use one per thread.
 class Analyzer {

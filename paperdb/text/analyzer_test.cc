@@ -35,8 +35,24 @@ TEST(AnalyzerTest, NfkcFoldsCompatibilityCharacters) {
               ElementsAre("find", "gpu"));
 }
 
+TEST(AnalyzerTest, SoftHyphenDoesNotSplitAWord) {
+  EXPECT_THAT(Terms("dif\xC2\xAD"
+                    "fusion"),
+              ElementsAre("diffus"));
+}
+
+TEST(AnalyzerTest, OverlongTokensAreNotIndexedButKeepTheirPosition) {
+  const std::vector<AnalyzedToken> tokens =
+      ThreadLocalAnalyzer().Analyze("a " + std::string(300, 'x') + " b");
+
+  ASSERT_EQ(tokens.size(), 2u);
+  EXPECT_EQ(tokens[1].term, "b");
+  EXPECT_EQ(tokens[1].position, 2u);
+}
+
 TEST(AnalyzerTest, AcronymPluralsMeetTheirSingular) {
-  EXPECT_THAT(Terms("SNNs LLMs GPUs RNN"), ElementsAre("snn", "llm", "gpu", "rnn"));
+  EXPECT_THAT(Terms("SNNs LLMs GPUs RNN"),
+              ElementsAre("snn", "llm", "gpu", "rnn"));
   EXPECT_THAT(Terms("CEOs ASs Ts"), ElementsAre("ceo", "as", "ts"));
 }
 

@@ -20,6 +20,12 @@ bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }
 
 bool IsDigit(UChar32 c) { return u_isdigit(c); }
 
+// Soft hyphen, zero-width non-joiner and joiner: invisible inside a word
+// (and removed by NFKC case folding), so they must not split it.
+bool IsInvisibleJoiner(UChar32 c) {
+  return c == 0x00AD || c == 0x200C || c == 0x200D;
+}
+
 // Decodes the code point at byte `i`; returns -1 past the end or for an
 // ill-formed sequence. Sets `next` to the byte after it.
 UChar32 DecodeAt(const uint8_t* s, int32_t length, int32_t i, int32_t* next) {
@@ -58,7 +64,8 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
       const bool joins =
           following >= 0 &&
           ((IsApostrophe(c) && u_isalpha(prev) && u_isalpha(following)) ||
-           ((c == '.' || c == ',') && IsDigit(prev) && IsDigit(following)));
+           ((c == '.' || c == ',') && IsDigit(prev) && IsDigit(following)) ||
+           (IsInvisibleJoiner(c) && IsWordChar(following)));
       if (joins) {
         prev = following;
         i = after;

@@ -3,9 +3,11 @@
 // A token is a maximal run of letters, digits and combining marks (Unicode
 // general categories L*, N*, Mn, Mc; properties from ICU). Inside a run, an
 // apostrophe (U+0027 or U+2019) between two letters and a '.' or ',' between
-// two digits are kept, so "model’s" and "5.4" stay one token. Everything else
-// (spaces, punctuation, symbols, LaTeX and markdown markup) separates tokens,
-// so "ResNet-18" gives "ResNet" and "18", and "$\eta(x)$" gives "eta" and "x".
+// two digits are kept, so "model’s" and "5.4" stay one token, and so is an
+// invisible soft hyphen or zero-width (non-)joiner inside a word. Everything
+// else (spaces, punctuation, symbols, LaTeX and markdown markup) separates
+// tokens, so "ResNet-18" gives "ResNet" and "18", and "$\eta(x)$" gives "eta"
+// and "x".
 
 #ifndef PAPERDB_TEXT_TOKENIZER_H_
 #define PAPERDB_TEXT_TOKENIZER_H_

@@ -1,5 +1,6 @@
 #include "paperdb/text/utf8.h"
 
+#include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::text {
@@ -19,6 +20,27 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view bytes) {
     if (c < 0) return static_cast<size_t>(start);
   }
   return std::nullopt;
+}
+
+absl::string_view StripUnicodeWhitespace(absl::string_view text) {
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  int32_t start = 0;
+  int32_t end = static_cast<int32_t>(text.size());
+  while (start < end) {
+    int32_t next = start;
+    UChar32 c;
+    U8_NEXT(s, next, end, c);
+    if (c < 0 || !u_isUWhiteSpace(c)) break;
+    start = next;
+  }
+  while (end > start) {
+    int32_t prev = end;
+    UChar32 c;
+    U8_PREV(s, start, prev, c);
+    if (c < 0 || !u_isUWhiteSpace(c)) break;
+    end = prev;
+  }
+  return text.substr(start, end - start);
 }
 
 int Utf8SequenceLength(unsigned char lead) {

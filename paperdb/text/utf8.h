@@ -21,6 +21,11 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view bytes);
 // byte that cannot start one.
 int Utf8SequenceLength(unsigned char lead);
 
+// `text` without leading and trailing Unicode white space (the White_Space
+// property: ASCII spaces and tabs, NBSP, U+3000 IDEOGRAPHIC SPACE, ...).
+// REQUIRES: `text` is valid UTF-8.
+absl::string_view StripUnicodeWhitespace(absl::string_view text);
+
 // Offsets of one position in a UTF-8 string, in the three units of the API.
 struct TextOffset {
   uint32_t byte = 0;        // UTF-8 bytes.

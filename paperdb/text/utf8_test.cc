@@ -30,6 +30,14 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
   }
 }
 
+TEST(StripUnicodeWhitespaceTest, StripsNbspIdeographicSpaceAndAscii) {
+  EXPECT_EQ(StripUnicodeWhitespace("\xC2\xA0 \t\xE3\x80\x80"
+                                   "abc \xC2\xA0"),
+            "abc");
+  EXPECT_EQ(StripUnicodeWhitespace("\xC2\xA0\xE3\x80\x80"), "");
+  EXPECT_EQ(StripUnicodeWhitespace("a b"), "a b");
+}
+
 TEST(OffsetConverterTest, CountsCodePointsAndUtf16Units) {
   // "a" (1 byte), "é" (2 bytes), "论" (3 bytes), "😀" (4 bytes, 2 UTF-16 units),
   // "b".

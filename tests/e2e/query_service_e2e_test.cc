@@ -248,6 +248,40 @@ TEST_F(QueryServiceE2eTest, BatchGetWithUnknownNameFailsNamingIt) {
   EXPECT_THAT(status.error_message(), HasSubstr("names[0]"));
 }
 
+TEST_F(QueryServiceE2eTest, SecondServerOnTheSamePortFailsToStart) {
+  rpc::HealthService health;
+  rpc::ServerOptions options;
+  options.listen = "127.0.0.1:" + std::to_string(port_);
+
+  auto second = rpc::StartServer(options, {query_service_.get()}, &health);
+
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+}
+
+TEST_F(QueryServiceE2eTest, HealthWatchStreamsAreCapped) {
+  std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
+  std::vector<std::unique_ptr<
+      grpc::ClientReader<grpc::health::v1::HealthCheckResponse>>>
+      streams;
+  grpc::health::v1::HealthCheckRequest request;
+  for (int i = 0; i <= rpc::HealthService::kMaxWatchers; ++i) {
+    contexts.push_back(std::make_unique<grpc::ClientContext>());
+    SetDeadline(contexts.back().get());
+    streams.push_back(health_stub_->Watch(contexts.back().get(), request));
+    grpc::health::v1::HealthCheckResponse first;
+    if (i < rpc::HealthService::kMaxWatchers) {
+      ASSERT_TRUE(streams.back()->Read(&first)) << i;
+      EXPECT_EQ(first.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+    }
+  }
+
+  grpc::health::v1::HealthCheckResponse response;
+  EXPECT_FALSE(streams.back()->Read(&response));
+  EXPECT_EQ(streams.back()->Finish().error_code(),
+            grpc::StatusCode::RESOURCE_EXHAUSTED);
+  for (auto& context : contexts) context->TryCancel();
+}
+
 TEST_F(QueryServiceE2eTest, HealthReportsServing) {
   grpc::ClientContext context;
   SetDeadline(&context);

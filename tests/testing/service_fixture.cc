@@ -44,6 +44,7 @@ void ServiceFixture::SetUp() {
       options, {query_service_.get(), ingest_service_.get()}, &health_);
   ASSERT_TRUE(started.ok()) << started.status();
   server_ = std::move(started->server);
+  port_ = started->port;
   health_.SetServing("", true);
   health_.SetServing("paperdb.v1.QueryService", true);
   channel_ = grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),

@@ -57,6 +57,7 @@ class ServiceFixture : public ::testing::Test {
   std::unique_ptr<ingest::IngestServiceImpl> ingest_service_;
   rpc::HealthService health_;
   std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;  // Where server_ listens, on 127.0.0.1.
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::QueryService::Stub> query_;
   std::unique_ptr<v1::IngestService::Stub> ingest_;
