@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "paperdb/common/hash.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/search/query_parser.h"
@@ -72,6 +73,16 @@ absl::StatusOr<std::unique_ptr<QueryEngine>> QueryEngine::Open(
 }
 
 absl::Status QueryEngine::CatchUp() {
+  // A writer waiting on the lock would hold back every new request behind a
+  // long-running one, so first try for a while without waiting in line.
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    if (mu_.WriterTryLock()) {
+      const absl::Status status = store_->CatchUp();
+      mu_.WriterUnlock();
+      return status;
+    }
+    absl::SleepFor(absl::Milliseconds(1));
+  }
   absl::WriterMutexLock lock(&mu_);
   return store_->CatchUp();
 }
