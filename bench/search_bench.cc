@@ -1,0 +1,103 @@
+// search_bench: in-process, single-threaded top-10 search latency over a
+// paperdb store, per query kind. Reads "<kind>\t<query>" lines (from
+// bench/gen_queries.py), runs one warm-up pass, then --passes shuffled passes,
+// and prints p50/p95/p99 in milliseconds per kind.
+//
+//   search_bench --db=DIR --queries=queries.tsv [--passes=3]
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/strings/str_cat.h"
+#include "paperdb/common/flags_usage.h"
+#include "paperdb/search/query_parser.h"
+#include "paperdb/search/searcher.h"
+#include "paperdb/storage/store.h"
+
+ABSL_FLAG(std::string, db, "", "paperdb store to search (opened read-only)");
+ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
+ABSL_FLAG(int, passes, 3, "timed passes over the query set");
+ABSL_FLAG(int, top_k, 10, "results per query");
+
+namespace {
+
+double Percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
+  return v[i];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  paperdb::SetUpFlagsUsage("search_bench --db=DIR --queries=FILE");
+  absl::ParseCommandLine(argc, argv);
+  const std::string secondary =
+      (std::filesystem::temp_directory_path() / "paperdb-search-bench")
+          .string();
+  auto store = paperdb::storage::Store::OpenSecondary(absl::GetFlag(FLAGS_db),
+                                                      secondary);
+  if (!store.ok()) {
+    std::cerr << "search_bench: " << store.status() << "\n";
+    return 1;
+  }
+  std::vector<std::pair<std::string, paperdb::search::Query>> queries;
+  std::ifstream in(absl::GetFlag(FLAGS_queries));
+  for (std::string line; std::getline(in, line);) {
+    const size_t tab = line.find('\t');
+    if (tab == std::string::npos) continue;
+    auto query = paperdb::search::ParseQuery(line.substr(tab + 1));
+    if (!query.ok()) continue;
+    queries.emplace_back(line.substr(0, tab), *std::move(query));
+  }
+  const paperdb::search::Searcher searcher(store->get());
+  std::map<std::string, std::vector<double>> latency_ms;
+  std::vector<size_t> order(queries.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937 rng(42);
+  uint64_t checksum = 0;
+  for (int pass = 0; pass <= absl::GetFlag(FLAGS_passes); ++pass) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i : order) {
+      const auto start = std::chrono::steady_clock::now();
+      auto hits =
+          searcher.Search(queries[i].second, absl::GetFlag(FLAGS_top_k));
+      const auto end = std::chrono::steady_clock::now();
+      if (!hits.ok()) {
+        std::cerr << "search_bench: " << hits.status() << "\n";
+        return 1;
+      }
+      checksum += hits->total;
+      if (pass == 0) continue;  // Warm-up.
+      latency_ms[queries[i].first].push_back(
+          std::chrono::duration<double, std::milli>(end - start).count());
+    }
+  }
+  std::printf("%-8s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
+              "p99_ms");
+  std::vector<double> all;
+  for (const auto& [kind, v] : latency_ms) {
+    std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
+                Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
+    all.insert(all.end(), v.begin(), v.end());
+  }
+  std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
+              Percentile(all, 0.5), Percentile(all, 0.95),
+              Percentile(all, 0.99));
+  std::printf("(matches summed over all runs: %llu)\n",
+              static_cast<unsigned long long>(checksum));
+  std::error_code ignored;
+  std::filesystem::remove_all(secondary, ignored);
+  return 0;
+}
