@@ -31,22 +31,6 @@ struct TermPostings {
   std::vector<Posting> postings;
 };
 
-// Adds `doc`'s postings to `index`; returns its length in terms.
-uint32_t IndexAbstract(uint32_t doc, const std::string& abstract,
-                       absl::flat_hash_map<std::string, TermPostings>* index) {
-  const std::vector<text::AnalyzedToken> tokens =
-      text::ThreadLocalAnalyzer().Analyze(abstract);
-  const uint32_t length = static_cast<uint32_t>(tokens.size());
-  absl::flat_hash_map<absl::string_view, std::vector<uint32_t>> positions;
-  for (const text::AnalyzedToken& token : tokens) {
-    positions[token.term].push_back(token.position);
-  }
-  for (auto& [term, term_positions] : positions) {
-    (*index)[term].postings.push_back({doc, length, std::move(term_positions)});
-  }
-  return length;
-}
-
 // Reads the whole "terms" family: term -> document frequency.
 absl::StatusOr<absl::flat_hash_map<std::string, uint32_t>>
 ReadDocumentFrequencies(const storage::Store& store) {
@@ -91,71 +75,145 @@ storage::v1::CorpusStats IndexWriter::stats() const {
   return stats_;
 }
 
+AnalyzedPaper IndexWriter::Analyze(v1::Paper paper) {
+  AnalyzedPaper analyzed;
+  const std::vector<text::AnalyzedToken> tokens =
+      text::ThreadLocalAnalyzer().Analyze(paper.abstract());
+  analyzed.doc_length = static_cast<uint32_t>(tokens.size());
+  absl::flat_hash_map<absl::string_view, size_t> slot;
+  for (const text::AnalyzedToken& token : tokens) {
+    auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
+    if (inserted) analyzed.terms.push_back({token.term, {}});
+    analyzed.terms[it->second].positions.push_back(token.position);
+  }
+  analyzed.paper = std::move(paper);
+  return analyzed;
+}
+
 absl::StatusOr<CommitResult> IndexWriter::Commit(
     std::vector<v1::Paper> papers) {
+  std::vector<AnalyzedPaper> analyzed;
+  analyzed.reserve(papers.size());
+  for (v1::Paper& paper : papers) analyzed.push_back(Analyze(std::move(paper)));
+  return Commit(std::move(analyzed));
+}
+
+namespace {
+
+// What one distinct paper id of a commit turns into.
+struct Entry {
+  AnalyzedPaper* added = nullptr;  // New paper: its analysis.
+  uint32_t existing_doc = 0;       // Stored paper: its doc id and record.
+  storage::v1::PaperRecord existing;
+  bool existing_changed = false;  // The stored record gained a source.
+
+  v1::Paper& paper() {
+    return added ? added->paper : *existing.mutable_paper();
+  }
+};
+
+bool HasSource(const v1::Paper& paper, const std::string& file_name) {
+  for (const v1::Source& s : paper.sources()) {
+    if (s.file_name() == file_name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<CommitResult> IndexWriter::Commit(
+    std::vector<AnalyzedPaper> papers) {
   absl::MutexLock lock(&mu_);
   CommitResult result;
-  storage::WriteBatch batch;
-  storage::v1::CorpusStats stats = stats_;
-  absl::flat_hash_map<std::string, TermPostings> index;
-  absl::flat_hash_set<std::string> ids_in_commit;
-  const google::protobuf::Timestamp now = Now();
-
-  for (v1::Paper& paper : papers) {
-    if (!ids_in_commit.insert(paper.id()).second) {
-      result.outcomes.push_back(PaperOutcome::kSkipped);
-      ++result.skipped;
+  // Phase 1: decide each paper's outcome. A repeat of an id seen earlier in
+  // this commit is skipped if it comes from the same file; from another file
+  // it adds that source (the commit may hold several whole files).
+  std::vector<Entry> entries;
+  entries.reserve(papers.size());
+  absl::flat_hash_map<std::string, size_t> entry_of;
+  for (AnalyzedPaper& analyzed : papers) {
+    const v1::Source& source = analyzed.paper.sources(0);
+    if (auto seen = entry_of.find(analyzed.paper.id());
+        seen != entry_of.end()) {
+      Entry& entry = entries[seen->second];
+      if (HasSource(entry.paper(), source.file_name())) {
+        result.outcomes.push_back(PaperOutcome::kSkipped);
+        ++result.skipped;
+        continue;
+      }
+      *entry.paper().add_sources() = source;
+      entry.existing_changed = entry.added == nullptr;
+      result.outcomes.push_back(PaperOutcome::kUnchanged);
+      ++result.unchanged;
       continue;
     }
-    absl::StatusOr<uint32_t> existing = table_.FindDocId(paper.id());
+    entry_of.emplace(analyzed.paper.id(), entries.size());
+    Entry& entry = entries.emplace_back();
+    absl::StatusOr<uint32_t> existing = table_.FindDocId(analyzed.paper.id());
     if (existing.ok()) {
-      PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
-                               table_.Get(*existing));
-      bool known_source = false;
-      for (const v1::Source& s : record.paper().sources()) {
-        known_source |= s.file_name() == paper.sources(0).file_name();
-      }
-      if (!known_source) {
-        *record.mutable_paper()->add_sources() = paper.sources(0);
-        batch.Put(Column::kPapers, storage::PaperKey(*existing),
-                  record.SerializeAsString());
+      PAPERDB_ASSIGN_OR_RETURN(entry.existing, table_.Get(*existing));
+      entry.existing_doc = *existing;
+      if (!HasSource(entry.existing.paper(), source.file_name())) {
+        *entry.existing.mutable_paper()->add_sources() = source;
+        entry.existing_changed = true;
       }
       result.outcomes.push_back(PaperOutcome::kUnchanged);
       ++result.unchanged;
       continue;
     }
     if (!absl::IsNotFound(existing.status())) return existing.status();
+    entry.added = &analyzed;
+    result.outcomes.push_back(PaperOutcome::kAdded);
+    ++result.added;
+  }
+
+  // Phase 2: records and postings.
+  storage::WriteBatch batch;
+  storage::v1::CorpusStats stats = stats_;
+  absl::flat_hash_map<absl::string_view, TermPostings> index;
+  const google::protobuf::Timestamp now = Now();
+  for (Entry& entry : entries) {
+    if (entry.added == nullptr) {
+      if (entry.existing_changed) {
+        batch.Put(Column::kPapers, storage::PaperKey(entry.existing_doc),
+                  entry.existing.SerializeAsString());
+      }
+      continue;
+    }
     if (stats.next_doc_id() == UINT32_MAX) {
       return absl::ResourceExhaustedError(
           "store holds the maximum number of papers");
     }
     const uint32_t doc = stats.next_doc_id();
     stats.set_next_doc_id(doc + 1);
-    *paper.mutable_ingest_time() = now;
-    storage::v1::PaperRecord record;
-    record.set_doc_length_terms(IndexAbstract(doc, paper.abstract(), &index));
+    AnalyzedPaper& analyzed = *entry.added;
+    for (AnalyzedPaper::Term& term : analyzed.terms) {
+      index[term.term].postings.push_back(
+          {doc, analyzed.doc_length, std::move(term.positions)});
+    }
     stats.set_doc_count(stats.doc_count() + 1);
     stats.set_total_doc_length_terms(stats.total_doc_length_terms() +
-                                     record.doc_length_terms());
-    batch.Put(Column::kPaperIds, paper.id(), storage::PaperKey(doc));
-    *record.mutable_paper() = std::move(paper);
+                                     analyzed.doc_length);
+    *analyzed.paper.mutable_ingest_time() = now;
+    batch.Put(Column::kPaperIds, analyzed.paper.id(), storage::PaperKey(doc));
+    storage::v1::PaperRecord record;
+    record.set_doc_length_terms(analyzed.doc_length);
+    *record.mutable_paper() = std::move(analyzed.paper);
     batch.Put(Column::kPapers, storage::PaperKey(doc),
               record.SerializeAsString());
-    result.outcomes.push_back(PaperOutcome::kAdded);
-    ++result.added;
   }
 
   // Keys go into the batch in sorted order: RocksDB's memtable remembers
   // where the previous insert landed, so ordered inserts are much cheaper.
-  std::vector<const std::pair<const std::string, TermPostings>*> terms;
+  std::vector<const std::pair<const absl::string_view, TermPostings>*> terms;
   terms.reserve(index.size());
   for (const auto& entry : index) terms.push_back(&entry);
   std::sort(terms.begin(), terms.end(),
             [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::vector<std::pair<const std::string*, uint32_t>> new_dfs;
+  std::vector<std::pair<absl::string_view, uint32_t>> new_dfs;
   new_dfs.reserve(index.size());
   for (const auto* entry : terms) {
-    const std::string& term = entry->first;
+    const absl::string_view term = entry->first;
     const std::vector<TermPostings::Posting>& postings = entry->second.postings;
     for (size_t start = 0; start < postings.size();
          start += kMaxPostingsPerBlock) {
@@ -171,7 +229,7 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(
     }
     uint32_t df = static_cast<uint32_t>(postings.size());
     if (auto known = dfs_.find(term); known != dfs_.end()) df += known->second;
-    new_dfs.emplace_back(&term, df);
+    new_dfs.emplace_back(term, df);
     std::string encoded;
     PutVarint32(df, &encoded);
     batch.Put(Column::kTerms, term, encoded);
@@ -179,7 +237,7 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(
   batch.Put(Column::kMeta, storage::kStatsKey, stats.SerializeAsString());
   PAPERDB_RETURN_IF_ERROR(store_->Write(batch));
   stats_ = std::move(stats);
-  for (const auto& [term, df] : new_dfs) dfs_[*term] = df;
+  for (const auto& [term, df] : new_dfs) dfs_[term] = df;
   return result;
 }
 

@@ -30,8 +30,22 @@ namespace paperdb::index {
 // What happened to one paper of a commit.
 enum class PaperOutcome {
   kAdded,      // New to the store.
-  kUnchanged,  // Already stored (same id); its record gains the new source.
-  kSkipped,    // Same id as an earlier paper of the same commit.
+  kUnchanged,  // Already stored, or earlier in the commit from another
+               // file (same id); the record gains the new source.
+  kSkipped,    // Same id and same file as an earlier paper of the commit.
+};
+
+// A paper with its abstract analyzed (analyzer.h), ready to index. Made by
+// IndexWriter::Analyze(), which needs no lock, so callers can analyze in
+// parallel and commit in order.
+struct AnalyzedPaper {
+  struct Term {
+    std::string term;
+    std::vector<uint32_t> positions;  // Token positions, ascending.
+  };
+  v1::Paper paper;
+  uint32_t doc_length = 0;  // In tokens: the BM25 document length.
+  std::vector<Term> terms;  // Distinct terms, in order of first occurrence.
 };
 
 struct CommitResult {
@@ -58,6 +72,14 @@ class IndexWriter {
   // RESOURCE_EXHAUSTED if the store would pass 2^32 - 1 papers.
   absl::StatusOr<CommitResult> Commit(std::vector<v1::Paper> papers)
       ABSL_LOCKS_EXCLUDED(mu_);
+
+  // As above, for papers already analyzed. The commit may hold several whole
+  // files; it is applied atomically all the same.
+  absl::StatusOr<CommitResult> Commit(std::vector<AnalyzedPaper> papers)
+      ABSL_LOCKS_EXCLUDED(mu_);
+
+  // Analyzes `paper` for Commit(). Thread-safe; takes no lock.
+  static AnalyzedPaper Analyze(v1::Paper paper);
 
   // Statistics as of the last commit.
   storage::v1::CorpusStats stats() const ABSL_LOCKS_EXCLUDED(mu_);

@@ -99,6 +99,23 @@ TEST_F(IndexWriterTest, SamePaperFromAnotherFileGainsASource) {
   EXPECT_EQ(record->paper().sources(1).file_name(), "b.txt");
 }
 
+TEST_F(IndexWriterTest, SamePaperFromTwoFilesInOneCommitIsOnePaperWithTwoSources) {
+  auto result = writer_->Commit({MakePaper("p1", "alpha", "a.txt"),
+                                 MakePaper("p1", "alpha", "b.txt"),
+                                 MakePaper("p1", "alpha", "b.txt")});
+
+  ASSERT_THAT(result, IsOk());
+  EXPECT_EQ(result->added, 1);
+  EXPECT_EQ(result->unchanged, 1);
+  EXPECT_EQ(result->skipped, 1);
+  storage::PaperTable table(store_.get());
+  auto record = table.Get(0);
+  ASSERT_THAT(record, IsOk());
+  ASSERT_EQ(record->paper().sources_size(), 2);
+  EXPECT_EQ(record->paper().sources(1).file_name(), "b.txt");
+  EXPECT_EQ(writer_->stats().doc_count(), 1u);
+}
+
 TEST_F(IndexWriterTest, AdvanceSkipsAcrossBlocksAndCommits) {
   // 300 papers in two commits: the term "common" spans blocks of both.
   std::vector<v1::Paper> first, second;
