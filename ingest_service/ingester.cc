@@ -12,7 +12,6 @@
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/paper_builder.h"
 #include "paperdb/common/status_macros.h"
-#include "paperdb/text/tokenizer.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
@@ -43,12 +42,26 @@ absl::Status ValidateFileName(absl::string_view file_name) {
 
 absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
                                                     absl::string_view content) {
+  PAPERDB_ASSIGN_OR_RETURN(PreparedFile file, Prepare(file_name, content));
+  std::vector<PreparedFile> files;
+  files.push_back(std::move(file));
+  absl::StatusOr<std::vector<FileSummary>> summaries = Commit(std::move(files));
+  if (!summaries.ok()) {
+    return absl::Status(
+        summaries.status().code(),
+        absl::StrCat(file_name, ": ", summaries.status().message()));
+  }
+  return (*summaries)[0];
+}
+
+absl::StatusOr<PreparedFile> Ingester::Prepare(
+    absl::string_view file_name, absl::string_view content) const {
   PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name));
   PAPERDB_ASSIGN_OR_RETURN(const ParsedAbstractList list,
                            ParseAbstractList(file_name, content));
-  std::vector<v1::Paper> papers;
-  papers.reserve(list.abstracts.size());
-  int wordless = 0;
+  PreparedFile file;
+  file.file_name = std::string(file_name);
+  file.papers.reserve(list.abstracts.size());
   for (const ParsedAbstract& abstract : list.abstracts) {
     if (abstract.text.size() > options_.max_abstract_bytes) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -57,21 +70,47 @@ absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
           " bytes is longer than the limit of ", options_.max_abstract_bytes,
           " (--max_abstract_bytes)"));
     }
-    if (text::Tokenize(abstract.text).empty()) {
-      ++wordless;  // A separator line such as "----": nothing to search.
+    index::AnalyzedPaper analyzed =
+        index::IndexWriter::Analyze(BuildPaper(list, abstract, file_name));
+    if (analyzed.terms.empty()) {
+      ++file.wordless;  // A separator line such as "----": nothing to search.
       continue;
     }
-    papers.push_back(BuildPaper(list, abstract, file_name));
+    file.papers.push_back(std::move(analyzed));
   }
-  absl::StatusOr<index::CommitResult> result =
-      writer_->Commit(std::move(papers));
-  if (!result.ok()) {
-    return absl::Status(
-        result.status().code(),
-        absl::StrCat(file_name, ": ", result.status().message()));
+  return file;
+}
+
+absl::StatusOr<std::vector<FileSummary>> Ingester::Commit(
+    std::vector<PreparedFile> files) {
+  std::vector<index::AnalyzedPaper> papers;
+  std::vector<size_t> file_ends;  // Index past each file's last paper.
+  for (PreparedFile& file : files) {
+    for (index::AnalyzedPaper& paper : file.papers)
+      papers.push_back(std::move(paper));
+    file_ends.push_back(papers.size());
   }
-  return FileSummary{result->added, result->unchanged,
-                     result->skipped + wordless};
+  PAPERDB_ASSIGN_OR_RETURN(const index::CommitResult result,
+                           writer_->Commit(std::move(papers)));
+  std::vector<FileSummary> summaries(files.size());
+  size_t f = 0;
+  for (size_t i = 0; i < result.outcomes.size(); ++i) {
+    while (i >= file_ends[f]) ++f;
+    switch (result.outcomes[i]) {
+      case index::PaperOutcome::kAdded:
+        ++summaries[f].added;
+        break;
+      case index::PaperOutcome::kUnchanged:
+        ++summaries[f].unchanged;
+        break;
+      case index::PaperOutcome::kSkipped:
+        ++summaries[f].skipped;
+        break;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i)
+    summaries[i].skipped += files[i].wordless;
+  return summaries;
 }
 
 absl::StatusOr<std::vector<std::string>> ListInputFiles(

@@ -38,6 +38,13 @@ inline constexpr size_t kMaxFileNameBytes = 1024;
 // name C-escaped in the message. The name is never opened as a path.
 absl::Status ValidateFileName(absl::string_view file_name);
 
+// A file parsed and analyzed, ready to commit.
+struct PreparedFile {
+  std::string file_name;
+  std::vector<index::AnalyzedPaper> papers;
+  int wordless = 0;  // Paragraphs without a word, skipped.
+};
+
 class Ingester {
  public:
   // `writer` must outlive the ingester.
@@ -51,6 +58,18 @@ class Ingester {
   // from IndexWriter::Commit(). Paragraphs without a word are skipped.
   absl::StatusOr<FileSummary> IngestContent(absl::string_view file_name,
                                             absl::string_view content);
+
+  // The first half of IngestContent(): validates, parses and analyzes,
+  // writing nothing. Thread-safe and lock-free, so files can be prepared in
+  // parallel. Same errors as IngestContent().
+  absl::StatusOr<PreparedFile> Prepare(absl::string_view file_name,
+                                       absl::string_view content) const;
+
+  // The second half: stores the papers of all `files` in one atomic batch
+  // (bulk ingest commits several files at once). One summary per file, in
+  // order. Store errors as from IndexWriter::Commit().
+  absl::StatusOr<std::vector<FileSummary>> Commit(
+      std::vector<PreparedFile> files);
 
  private:
   index::IndexWriter* writer_;  // Not owned.

@@ -3,6 +3,7 @@
 //   ingest_service --db=DIR FILE_OR_DIR...          one-shot ingest
 //   ingest_service serve --db=DIR --listen=ADDR     gRPC IngestService
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "ingest_service/bulk_ingest.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/common/flags_usage.h"
@@ -25,20 +27,21 @@ ABSL_FLAG(std::string, db, "",
 ABSL_FLAG(size_t, max_abstract_bytes, 256 << 10,
           "longest abstract accepted, in bytes; a file with a longer one is "
           "rejected whole");
+ABSL_FLAG(size_t, batch_mib, 16,
+          "one-shot mode: input MiB committed per atomic batch (whole files)");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50052",
           "serve mode: host:port to listen on");
 
 namespace {
 
-using paperdb::ingest::FileSummary;
-
-// One-shot mode stops between files on SIGINT/SIGTERM: a file is either
-// stored whole or not at all, so stopping there loses nothing.
-volatile std::sig_atomic_t interrupted = 0;
-void OnInterrupt(int /*signal*/) { interrupted = 1; }
+// One-shot mode stops between batches on SIGINT/SIGTERM: files are stored
+// whole or not at all, so stopping there loses nothing.
+std::atomic<bool> interrupted{false};
+void OnInterrupt(int /*signal*/) { interrupted = true; }
 
 // One-shot mode: ingests every file, prints a line per file and a total.
-// Returns the process exit status: 0, or 1 if any file failed.
+// Returns the process exit status: 0, 1 if any file was rejected, 130 if
+// interrupted.
 int IngestFiles(paperdb::ingest::Ingester& ingester,
                 const std::vector<std::string>& paths) {
   absl::StatusOr<std::vector<std::string>> files =
@@ -48,41 +51,23 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
     return 1;
   }
   std::cout << std::unitbuf;  // A line per file, even when piped or killed.
-  FileSummary total;
-  int failed = 0;
-  size_t done = 0;
-  for (const std::string& path : *files) {
-    if (interrupted) {
-      std::cout << "interrupted: stopped after " << done << " of "
-                << files->size()
-                << " files; every file listed above is stored whole\n";
-      return 130;
-    }
-    ++done;
-    const std::string label = std::filesystem::path(path).filename().string();
-    absl::StatusOr<std::string> content = paperdb::ingest::ReadFile(path);
-    absl::StatusOr<FileSummary> summary =
-        content.ok() ? ingester.IngestContent(label, *content)
-                     : content.status();
-    if (!summary.ok()) {
-      ++failed;
-      std::cout << label
-                << ": rejected, nothing stored: " << summary.status().message()
-                << "\n";
-      continue;
-    }
-    std::cout << label << ": " << summary->added << " added, "
-              << summary->unchanged << " unchanged, " << summary->skipped
-              << " skipped, 0 errors\n";
-    total.added += summary->added;
-    total.unchanged += summary->unchanged;
-    total.skipped += summary->skipped;
+  paperdb::ingest::BulkIngestOptions options;
+  options.batch_bytes = absl::GetFlag(FLAGS_batch_mib) << 20;
+  options.interrupted = &interrupted;
+  const paperdb::ingest::BulkIngestReport report =
+      paperdb::ingest::BulkIngest(ingester, *files, options, std::cout);
+  if (report.interrupted) {
+    std::cout << "interrupted: stopped after "
+              << report.stored + report.rejected << " of " << files->size()
+              << " files; every file listed above as added is stored whole\n";
+    return 130;
   }
   std::cout << "total: " << files->size()
-            << (files->size() == 1 ? " file, " : " files, ") << total.added
-            << " added, " << total.unchanged << " unchanged, " << total.skipped
-            << " skipped, " << failed << " files rejected\n";
-  return failed == 0 ? 0 : 1;
+            << (files->size() == 1 ? " file, " : " files, ")
+            << report.total.added << " added, " << report.total.unchanged
+            << " unchanged, " << report.total.skipped << " skipped, "
+            << report.rejected << " files rejected\n";
+  return report.rejected == 0 ? 0 : 1;
 }
 
 }  // namespace

@@ -1,0 +1,45 @@
+// Bulk (one-shot) ingest of many files: files are read, parsed and analyzed
+// ahead on worker threads, then committed in input order, several whole
+// files per atomic batch, which is what makes a large ingest fast.
+
+#ifndef PAPERDB_INGEST_SERVICE_BULK_INGEST_H_
+#define PAPERDB_INGEST_SERVICE_BULK_INGEST_H_
+
+#include <atomic>
+#include <cstddef>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "ingest_service/ingester.h"
+
+namespace paperdb::ingest {
+
+struct BulkIngestOptions {
+  size_t batch_bytes = 16 << 20;  // Input bytes per commit (whole files).
+  size_t lookahead = 4;           // Files prepared ahead, in parallel.
+  // Checked between files; once true, nothing more is committed.
+  const std::atomic<bool>* interrupted = nullptr;
+};
+
+struct BulkIngestReport {
+  FileSummary total;         // Summed over the files stored.
+  int stored = 0;            // Files stored.
+  int rejected = 0;          // Files rejected (bad input or a failed commit).
+  bool interrupted = false;  // Stopped early by options.interrupted.
+};
+
+// Ingests `paths` (regular files) in order through `ingester`, writing one
+// line per file to `out` once its outcome is known:
+//   "<name>: N added, N unchanged, N skipped, 0 errors"
+//   "<name>: rejected, nothing stored: <reason>"
+// A rejected file never affects the others. Files are labelled by their
+// base name.
+BulkIngestReport BulkIngest(Ingester& ingester,
+                            const std::vector<std::string>& paths,
+                            const BulkIngestOptions& options,
+                            std::ostream& out);
+
+}  // namespace paperdb::ingest
+
+#endif  // PAPERDB_INGEST_SERVICE_BULK_INGEST_H_
