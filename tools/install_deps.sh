@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
-  libicu-dev libstemmer-dev libxxhash-dev
+  libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
   python3 python3-grpcio python3-grpc-tools clang-format
 )
 
