@@ -1,9 +1,13 @@
 #include "ingest_service/bulk_ingest.h"
 
-#include <deque>
+#include <algorithm>
 #include <filesystem>
-#include <future>
+#include <optional>
+#include <thread>
 #include <utility>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
 
 namespace paperdb::ingest {
 namespace {
@@ -19,6 +23,87 @@ void PrintRejected(const std::string& label, const absl::Status& status,
   out << label << ": rejected, nothing stored: " << status.message() << "\n";
 }
 
+// Prepares files on a fixed set of worker threads (so each keeps its warm
+// analyzer and stem cache), at most `lookahead` files ahead of the consumer.
+class PreparePool {
+ public:
+  PreparePool(const Ingester& ingester, const std::vector<std::string>& paths,
+              size_t lookahead)
+      : ingester_(ingester),
+        paths_(paths),
+        slots_(paths.size()),
+        lookahead_(std::max<size_t>(lookahead, 1)) {
+    const size_t threads = std::max<size_t>(
+        1, std::min<size_t>(std::thread::hardware_concurrency(), lookahead_));
+    for (size_t i = 0; i < threads; ++i)
+      workers_.emplace_back([this] { Work(); });
+  }
+
+  ~PreparePool() {
+    {
+      absl::MutexLock lock(&mu_);
+      stopping_ = true;
+    }
+    for (std::thread& worker : workers_) worker.join();
+  }
+
+  // The prepared file `index`, blocking until it is ready.
+  // REQUIRES: called with index 0, 1, 2, ... in order.
+  Prepared Take(size_t index) {
+    absl::MutexLock lock(&mu_);
+    mu_.Await(absl::Condition(
+        +[](std::optional<Prepared>* slot) { return slot->has_value(); },
+        &slots_[index]));
+    Prepared prepared = *std::move(slots_[index]);
+    slots_[index].reset();
+    consumed_ = index + 1;
+    return prepared;
+  }
+
+ private:
+  void Work() {
+    while (true) {
+      size_t index;
+      {
+        absl::MutexLock lock(&mu_);
+        auto can_start = [this] {
+          return stopping_ || next_ >= paths_.size() ||
+                 next_ < consumed_ + lookahead_;
+        };
+        mu_.Await(absl::Condition(&can_start));
+        if (stopping_ || next_ >= paths_.size()) return;
+        index = next_++;
+      }
+      Prepared prepared = PrepareOne(paths_[index]);
+      absl::MutexLock lock(&mu_);
+      slots_[index] = std::move(prepared);
+    }
+  }
+
+  Prepared PrepareOne(const std::string& path) const {
+    Prepared prepared;
+    prepared.label = std::filesystem::path(path).filename().string();
+    absl::StatusOr<std::string> content = ReadFile(path);
+    if (!content.ok()) {
+      prepared.file = content.status();
+      return prepared;
+    }
+    prepared.bytes = content->size();
+    prepared.file = ingester_.Prepare(prepared.label, *content);
+    return prepared;
+  }
+
+  const Ingester& ingester_;
+  const std::vector<std::string>& paths_;
+  absl::Mutex mu_;
+  std::vector<std::optional<Prepared>> slots_ ABSL_GUARDED_BY(mu_);
+  const size_t lookahead_;
+  size_t next_ ABSL_GUARDED_BY(mu_) = 0;      // Next file to start.
+  size_t consumed_ ABSL_GUARDED_BY(mu_) = 0;  // Files taken so far.
+  bool stopping_ ABSL_GUARDED_BY(mu_) = false;
+  std::vector<std::thread> workers_;
+};
+
 }  // namespace
 
 BulkIngestReport BulkIngest(Ingester& ingester,
@@ -26,8 +111,6 @@ BulkIngestReport BulkIngest(Ingester& ingester,
                             const BulkIngestOptions& options,
                             std::ostream& out) {
   BulkIngestReport report;
-  std::deque<std::future<Prepared>> pending;
-  size_t next = 0;
   std::vector<PreparedFile> batch;
   std::vector<std::string> batch_labels;
   size_t batch_bytes = 0;
@@ -55,29 +138,11 @@ BulkIngestReport BulkIngest(Ingester& ingester,
     batch_bytes = 0;
   };
 
-  while (true) {
-    while (pending.size() < options.lookahead && next < paths.size()) {
-      pending.push_back(
-          std::async(std::launch::async, [&ingester, path = paths[next]] {
-            Prepared prepared;
-            prepared.label = std::filesystem::path(path).filename().string();
-            absl::StatusOr<std::string> content = ReadFile(path);
-            if (!content.ok()) {
-              prepared.file = content.status();
-              return prepared;
-            }
-            prepared.bytes = content->size();
-            prepared.file = ingester.Prepare(prepared.label, *content);
-            return prepared;
-          }));
-      ++next;
-    }
-    if (pending.empty()) break;
-    Prepared prepared = pending.front().get();
-    pending.pop_front();
+  PreparePool pool(ingester, paths, options.lookahead);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    Prepared prepared = pool.Take(i);
     if (options.interrupted != nullptr && options.interrupted->load()) {
       report.interrupted = true;
-      for (auto& rest : pending) rest.wait();
       return report;  // The uncommitted batch is dropped whole.
     }
     if (!prepared.file.ok()) {

@@ -87,12 +87,18 @@ std::string Analyzer::Fold(absl::string_view word) {
 }
 
 std::string Analyzer::Stem(const std::string& folded) {
+  if (auto cached = stem_cache_.find(folded); cached != stem_cache_.end()) {
+    return cached->second;
+  }
   const sb_symbol* stemmed = sb_stemmer_stem(
       stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
       static_cast<int>(folded.size()));
   if (stemmed == nullptr) return folded;  // Out of memory: index unstemmed.
-  return std::string(reinterpret_cast<const char*>(stemmed),
-                     static_cast<size_t>(sb_stemmer_length(stemmer_)));
+  std::string stem(reinterpret_cast<const char*>(stemmed),
+                   static_cast<size_t>(sb_stemmer_length(stemmer_)));
+  if (stem_cache_.size() >= kStemCacheEntries) stem_cache_.clear();
+  stem_cache_.emplace(folded, stem);
+  return stem;
 }
 
 std::string Analyzer::Term(absl::string_view word) { return Stem(Fold(word)); }

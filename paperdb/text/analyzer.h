@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
@@ -61,6 +62,10 @@ class Analyzer {
   std::string Stem(const std::string& folded);
 
   sb_stemmer* stemmer_;  // Owned.
+  // Folded word -> stem. Word frequencies are Zipfian, so a small cache
+  // answers most lookups; Snowball was a fifth of ingest time without it.
+  static constexpr size_t kStemCacheEntries = 1 << 17;
+  absl::flat_hash_map<std::string, std::string> stem_cache_;
 };
 
 // Returns the calling thread's Analyzer, creating it on first use.
