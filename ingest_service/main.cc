@@ -106,7 +106,14 @@ int main(int argc, char** argv) {
   paperdb::ingest::IngestOptions ingest_options;
   ingest_options.max_abstract_bytes = absl::GetFlag(FLAGS_max_abstract_bytes);
   paperdb::ingest::Ingester ingester(writer->get(), ingest_options);
-  if (!serve) return IngestFiles(ingester, paths);
+  if (!serve) {
+    const int status = IngestFiles(ingester, paths);
+    if (const absl::Status flushed = (*store)->Flush(); !flushed.ok()) {
+      std::cerr << "ingest_service: " << flushed.message() << "\n";
+      return 1;
+    }
+    return status;
+  }
 
   paperdb::ingest::IngestServiceImpl service(&ingester);
   paperdb::rpc::HealthService health;

@@ -227,6 +227,15 @@ absl::Status Store::CatchUp() {
                            "catching up with writer");
 }
 
+absl::Status Store::Flush() {
+  if (secondary_) return absl::InvalidArgumentError("store is open read-only");
+  rocksdb::FlushOptions options;
+  options.wait = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_.begin(),
+                                                    handles_.end());
+  return FromRocksDbStatus(db_->Flush(options, handles), "flushing store");
+}
+
 absl::Status Store::Compact() {
   if (secondary_) return absl::InvalidArgumentError("store is open read-only");
   for (rocksdb::ColumnFamilyHandle* handle : handles_) {

@@ -117,6 +117,11 @@ class Store {
   // faster to read. Primary only.
   absl::Status Compact();
 
+  // Writes memtables to SST files, so that readers (secondary instances
+  // included) find the data in indexed files instead of replaying the log.
+  // Primary only.
+  absl::Status Flush();
+
   bool is_secondary() const { return secondary_; }
   const std::string& path() const { return path_; }
 

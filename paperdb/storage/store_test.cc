@@ -115,6 +115,22 @@ TEST_F(StoreTest, SecondarySeesWritesAfterCatchUp) {
               StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
+TEST_F(StoreTest, FlushedWritesAreReadBySecondary) {
+  auto primary = Store::OpenPrimary(db());
+  ASSERT_THAT(primary, IsOk());
+  WriteBatch batch;
+  batch.Put(Column::kPapers, PaperKey(1), "flushed");
+  ASSERT_THAT((*primary)->Write(batch), IsOk());
+
+  ASSERT_THAT((*primary)->Flush(), IsOk());
+
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  auto value = (*reader)->Get(Column::kPapers, PaperKey(1));
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "flushed");
+}
+
 TEST_F(StoreTest, IteratorVisitsKeysInOrder) {
   auto store = Store::OpenPrimary(db());
   ASSERT_THAT(store, IsOk());
