@@ -9,8 +9,13 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
-  python3 python3-grpcio python3-grpc-tools clang-format
+  python3 python3-grpcio python3-grpc-tools
 )
+# CI also lints: `tools/install_deps.sh --ci` adds clang-format, and Node.js
+# for the buf CLI (from npm) if there is no npm yet.
+if [[ "${1:-}" == "--ci" ]]; then
+  PACKAGES+=(clang-format)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -18,9 +23,8 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
-# buf (for `buf lint`) comes from npm; Node.js may come from any source.
-if ! command -v npm >/dev/null 2>&1; then
-  missing+=(nodejs npm)
+if [[ "${1:-}" == "--ci" ]] && ! command -v npm >/dev/null 2>&1; then
+  missing+=(nodejs npm)  # Node.js may come from any source.
 fi
 
 if ((${#missing[@]} > 0)); then
