@@ -17,7 +17,7 @@ namespace paperdb::ingest {
 
 struct BulkIngestOptions {
   size_t batch_bytes = 16 << 20;  // Input bytes per commit (whole files).
-  size_t lookahead = 4;           // Files prepared ahead, in parallel.
+  size_t lookahead = 16;          // Files prepared ahead, in parallel.
   // Checked between files; once true, nothing more is committed.
   const std::atomic<bool>* interrupted = nullptr;
 };
