@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
+#include "unicode/uchar.h"
+#include "unicode/utf8.h"
 
 namespace paperdb::search {
 namespace {
@@ -23,7 +25,26 @@ size_t QuoteAt(absl::string_view text, size_t i) {
   return 0;
 }
 
-bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+// Byte length of the white-space character (Unicode White_Space: ASCII
+// spaces, NBSP, U+3000, ...) at `text[i]`, or 0 if there is none.
+size_t SpaceAt(absl::string_view text, size_t i) {
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  int32_t next = static_cast<int32_t>(i);
+  UChar32 c;
+  U8_NEXT(s, next, static_cast<int32_t>(text.size()), c);
+  return c >= 0 && u_isUWhiteSpace(c) ? static_cast<size_t>(next) - i : 0;
+}
+
+// Byte length of the minus sign ('-' or U+2212 MINUS SIGN) at `text[i]`,
+// or 0 if there is none.
+size_t MinusAt(absl::string_view text, size_t i) {
+  if (text[i] == '-') return 1;
+  return absl::StartsWith(text.substr(i), "\xE2\x88\x92") ? 3 : 0;
+}
+
+bool SameClause(const QueryClause& a, const QueryClause& b) {
+  return a.kind == b.kind && a.excluded == b.excluded && a.terms == b.terms;
+}
 
 // Walks the query keeping the byte offset and the code point offset in step.
 class Parser {
@@ -33,14 +54,16 @@ class Parser {
   absl::StatusOr<Query> Parse() {
     Query query;
     while (true) {
-      while (at_ < text_.size() && IsSpace(text_[at_])) Advance(1);
+      while (at_ < text_.size() && SpaceAt(text_, at_) > 0) {
+        Advance(SpaceAt(text_, at_));
+      }
       if (at_ >= text_.size()) break;
       QueryClause clause;
       clause.position = code_point_;
-      if (text_[at_] == '-') {
+      if (const size_t minus = MinusAt(text_, at_); minus > 0) {
         clause.excluded = true;
-        Advance(1);
-        if (at_ >= text_.size() || IsSpace(text_[at_])) {
+        Advance(minus);
+        if (at_ >= text_.size() || SpaceAt(text_, at_) > 0) {
           return Error(
               clause.position,
               "'-' must be followed by a word or a quoted phrase to exclude");
@@ -49,7 +72,19 @@ class Parser {
       absl::Status status =
           QuoteAt(text_, at_) > 0 ? ParsePhrase(&clause) : ParseWord(&clause);
       if (!status.ok()) return status;
-      if (!clause.terms.empty()) query.clauses.push_back(std::move(clause));
+      if (clause.kind == QueryClause::Kind::kPhrase &&
+          clause.terms.size() > kMaxPhraseTerms) {
+        return Error(clause.position,
+                     absl::StrCat("phrase of ", clause.terms.size(),
+                                  " words is longer than the limit of ",
+                                  kMaxPhraseTerms));
+      }
+      if (clause.terms.empty() || query.clauses.size() >= kMaxClauses) continue;
+      bool repeated = false;
+      for (const QueryClause& earlier : query.clauses) {
+        repeated |= SameClause(earlier, clause);
+      }
+      if (!repeated) query.clauses.push_back(std::move(clause));
     }
     return query;
   }
@@ -90,7 +125,7 @@ class Parser {
 
   absl::Status ParseWord(QueryClause* clause) {
     const size_t start = at_;
-    while (at_ < text_.size() && !IsSpace(text_[at_]) &&
+    while (at_ < text_.size() && SpaceAt(text_, at_) == 0 &&
            QuoteAt(text_, at_) == 0) {
       Advance(1);
     }

@@ -55,6 +55,46 @@ TEST(QueryParserTest, MinusExcludesWordsAndPhrases) {
   EXPECT_THAT(query->clauses[2].terms, ElementsAre("time", "seri"));
 }
 
+TEST(QueryParserTest, RepeatedClausesCountOnce) {
+  absl::StatusOr<Query> query = ParseQuery("x x X \"a b\" \"a b\" -x");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(query->clauses.size(), 3u);
+  EXPECT_TRUE(query->clauses[2].excluded);
+}
+
+TEST(QueryParserTest, OnlyTheFirstDistinctClausesCount) {
+  std::string text;
+  for (size_t i = 0; i < kMaxClauses + 10; ++i)
+    text += "w" + std::to_string(i) + " ";
+
+  absl::StatusOr<Query> query = ParseQuery(text);
+
+  ASSERT_THAT(query, IsOk());
+  EXPECT_EQ(query->clauses.size(), kMaxClauses);
+}
+
+TEST(QueryParserTest, OverlongPhraseIsInvalid) {
+  std::string phrase = "\"";
+  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) phrase += "x ";
+  phrase += "\"";
+
+  EXPECT_THAT(ParseQuery(phrase), StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+TEST(QueryParserTest, UnicodeSpacesSeparateAndUnicodeMinusExcludes) {
+  // NBSP, U+3000 and U+2212 MINUS SIGN.
+  absl::StatusOr<Query> query =
+      ParseQuery("graph\xC2\xA0neural\xE3\x80\x80\xE2\x88\x92series");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(query->clauses.size(), 3u);
+  EXPECT_EQ(query->clauses[0].kind, QueryClause::Kind::kTerm);
+  EXPECT_FALSE(query->clauses[1].excluded);
+  EXPECT_TRUE(query->clauses[2].excluded);
+  EXPECT_THAT(query->clauses[2].terms, ElementsAre("seri"));
+}
+
 TEST(QueryParserTest, OnlyStopwordsAndPunctuationMatchNothing) {
   for (const char* text : {"", "   ", "the of and", "?!  ...", "-the"}) {
     absl::StatusOr<Query> query = ParseQuery(text);

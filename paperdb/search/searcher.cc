@@ -62,17 +62,24 @@ absl::Status OpenCursors(const storage::Store& store,
 absl::StatusOr<bool> PhraseMatches(const QueryClause& clause,
                                    TermCursors& cursors) {
   if (clause.terms.size() == 1) return true;
-  std::vector<std::vector<uint32_t>> positions;
+  // Each distinct term's positions are decoded once, however often the
+  // phrase repeats it.
+  absl::flat_hash_map<absl::string_view, std::vector<uint32_t>> decoded;
+  std::vector<const std::vector<uint32_t>*> positions;
   positions.reserve(clause.terms.size());
   for (const std::string& term : clause.terms) {
-    PAPERDB_ASSIGN_OR_RETURN(std::vector<uint32_t> p,
-                             cursors.at(term).postings->Positions());
-    positions.push_back(std::move(p));
+    auto it = decoded.find(term);
+    if (it == decoded.end()) {
+      PAPERDB_ASSIGN_OR_RETURN(std::vector<uint32_t> p,
+                               cursors.at(term).postings->Positions());
+      it = decoded.emplace(term, std::move(p)).first;
+    }
+    positions.push_back(&it->second);
   }
-  for (const uint32_t start : positions[0]) {
+  for (const uint32_t start : *positions[0]) {
     bool all = true;
     for (size_t k = 1; k < positions.size() && all; ++k) {
-      all = std::binary_search(positions[k].begin(), positions[k].end(),
+      all = std::binary_search(positions[k]->begin(), positions[k]->end(),
                                start + static_cast<uint32_t>(k));
     }
     if (all) return true;

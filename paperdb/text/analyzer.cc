@@ -22,18 +22,22 @@ bool IsAscii(absl::string_view s) {
   return true;
 }
 
-// True for the plural of an acronym: two or more capitals or digits (the
-// first a capital) and a final lower-case 's', as in "SNNs", "LLMs", "GPUs".
-// Snowball leaves these alone (no vowel before the 's').
+// True for the plural of an acronym, which Snowball leaves alone: two or
+// more capitals or digits (the first a capital) and a final lower-case 's',
+// as in "SNNs", "LLMs", "GPUs"; or, in any case, letters without a vowel
+// and a final 's', as users type them: "llms", "cnns", "mlps".
 bool IsAcronymPlural(absl::string_view word) {
-  if (word.size() < 3 || word.back() != 's' || !absl::ascii_isupper(word[0])) {
-    return false;
+  if (word.size() < 3 || absl::ascii_tolower(word.back()) != 's') return false;
+  const absl::string_view stem = word.substr(0, word.size() - 1);
+  bool capitals = absl::ascii_isupper(stem[0]) && word.back() == 's';
+  bool vowelless = true;
+  for (char c : stem) {
+    capitals &= absl::ascii_isupper(c) || absl::ascii_isdigit(c);
+    vowelless &=
+        absl::ascii_isalpha(c) &&
+        absl::string_view("aeiouyAEIOUY").find(c) == absl::string_view::npos;
   }
-  for (size_t i = 1; i + 1 < word.size(); ++i) {
-    if (!absl::ascii_isupper(word[i]) && !absl::ascii_isdigit(word[i]))
-      return false;
-  }
-  return true;
+  return capitals || vowelless;
 }
 
 // Names of Greek letters, which LaTeX writes as commands ($\eta$) but which

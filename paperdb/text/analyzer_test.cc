@@ -54,6 +54,9 @@ TEST(AnalyzerTest, AcronymPluralsMeetTheirSingular) {
   EXPECT_THAT(Terms("SNNs LLMs GPUs RNN"),
               ElementsAre("snn", "llm", "gpu", "rnn"));
   EXPECT_THAT(Terms("CEOs ASs Ts"), ElementsAre("ceo", "as", "ts"));
+  EXPECT_THAT(Terms("llms snns CNNS mlps"),
+              ElementsAre("llm", "snn", "cnn", "mlp"));
+  EXPECT_THAT(Terms("bus thus this"), ElementsAre("bus", "thus", "this"));
 }
 
 TEST(AnalyzerTest, LatexCommandsAreMarkupButGreekLettersAreWords) {
