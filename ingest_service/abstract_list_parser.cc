@@ -63,34 +63,65 @@ absl::Status InputError(absl::string_view file_name, uint32_t line,
       absl::StrCat(file_name, ": line ", line, ", byte ", byte, ": ", what));
 }
 
-// Parses "<venue> [<year>] <suffix>"; false if the line is not a header.
-bool ParseHeader(absl::string_view line, ParsedAbstractList* out) {
-  absl::string_view rest = text::StripUnicodeWhitespace(line);
-  if (absl::EndsWith(rest, kChineseSuffix)) {
-    rest.remove_suffix(kChineseSuffix.size());
-  } else if (absl::EndsWithIgnoreCase(rest, kEnglishSuffix)) {
-    rest.remove_suffix(kEnglishSuffix.size());
+// Splits on Unicode white space.
+std::vector<absl::string_view> Words(absl::string_view line) {
+  std::vector<absl::string_view> words;
+  while (true) {
+    line = text::StripUnicodeWhitespace(line);
+    if (line.empty()) return words;
+    size_t end = 0;
+    while (end < line.size() &&
+           text::StripUnicodeWhitespace(
+               line.substr(end, text::Utf8SequenceLength(line[end])))
+                   .size() != 0) {
+      end += text::Utf8SequenceLength(static_cast<unsigned char>(line[end]));
+    }
+    words.push_back(line.substr(0, end));
+    line.remove_prefix(end);
+  }
+}
+
+// Parses "<venue> [<year>] 论文列表|paper list"; false if `line` is not a
+// header. Tolerates a BOM (files concatenated with cat), any white space,
+// "2024年", and a year glued to the venue ("ICLR2024", "ICLR-2024").
+bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
+  if (absl::StartsWith(line, kBom)) line.remove_prefix(kBom.size());
+  std::vector<absl::string_view> words = Words(line);
+  if (words.empty()) return false;
+  if (absl::EndsWith(words.back(), kChineseSuffix)) {
+    words.back().remove_suffix(kChineseSuffix.size());
+    if (words.back().empty()) words.pop_back();
+  } else if (words.size() >= 2 &&
+             absl::EqualsIgnoreCase(words.back(), "list") &&
+             absl::EqualsIgnoreCase(words[words.size() - 2], "paper")) {
+    words.resize(words.size() - 2);
   } else {
     return false;
   }
-  rest = text::StripUnicodeWhitespace(rest);
-  std::vector<absl::string_view> words =
-      absl::StrSplit(rest, absl::ByAnyChar(" \t"), absl::SkipEmpty());
-  int year = 0;
-  if (!words.empty() && words.back().size() >= 4 &&
-      absl::SimpleAtoi(words.back().substr(words.back().size() - 4), &year) &&
-      year >= 1900 && year <= 2200 &&
-      (words.back().size() == 4 ||
-       !absl::ascii_isdigit(words.back()[words.back().size() - 5]))) {
-    // "2024" alone, or glued to the venue as in "ICLR2024".
-    words.back().remove_suffix(4);
-    if (words.back().empty()) words.pop_back();
-  } else {
-    year = 0;
+  *year = 0;
+  if (!words.empty()) {
+    absl::string_view last = words.back();
+    if (absl::EndsWith(last, "年"))
+      last.remove_suffix(std::string_view("年").size());
+    int parsed = 0;
+    if (last.size() >= 4 &&
+        absl::SimpleAtoi(last.substr(last.size() - 4), &parsed) &&
+        parsed >= 1900 && parsed <= 2200 &&
+        (last.size() == 4 || !absl::ascii_isdigit(last[last.size() - 5]))) {
+      *year = parsed;
+      last.remove_suffix(4);
+      while (!last.empty() && (last.back() == '-' || last.back() == '_')) {
+        last.remove_suffix(1);
+      }
+      if (last.empty()) {
+        words.pop_back();
+      } else {
+        words.back() = last;
+      }
+    }
   }
-  if (words.empty()) return false;
-  out->venue = absl::StrJoin(words, " ");
-  out->year = year;
+  if (words.empty() || words.size() > 8) return false;
+  *venue = absl::StrJoin(words, " ");
   return true;
 }
 
@@ -122,12 +153,14 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
         file_name, 1, base,
         "empty file: expected a header like 'ICLR 2024 论文列表'");
   }
-  if (!ParseHeader(lines[i].text, &list)) {
+  if (!ParseHeader(lines[i].text, &list.venue, &list.year)) {
     return InputError(file_name, lines[i].number, lines[i].offset,
                       "no header: expected '<venue> <year> 论文列表' or "
                       "'<venue> <year> paper list' as the first line");
   }
   ++i;
+  std::string venue = list.venue;
+  int year = list.year;
   ParsedAbstract* current = nullptr;
   for (; i < lines.size(); ++i) {
     const absl::string_view stripped =
@@ -137,7 +170,15 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       continue;
     }
     if (current == nullptr) {
+      // A header line standing alone starts a new list: files joined with
+      // cat keep each list's venue and year.
+      const bool alone =
+          i + 1 == lines.size() ||
+          text::StripUnicodeWhitespace(lines[i + 1].text).empty();
+      if (alone && ParseHeader(stripped, &venue, &year)) continue;
       current = &list.abstracts.emplace_back();
+      current->venue = venue;
+      current->year = year;
       current->paragraph_ordinal = static_cast<uint32_t>(list.abstracts.size());
       current->line_number = lines[i].number;
       current->byte_offset =

@@ -10,7 +10,9 @@
 //
 // UTF-8 only. A UTF-8 BOM, CRLF or CR-only line endings, trailing whitespace
 // and a missing final newline are tolerated. Lines of one paragraph are
-// joined with single spaces, each stripped of surrounding whitespace.
+// joined with single spaces, each stripped of surrounding whitespace. A
+// header line standing alone later in the file starts another list (files
+// joined with cat), whose abstracts take its venue and year.
 
 #ifndef PAPERDB_INGEST_SERVICE_ABSTRACT_LIST_PARSER_H_
 #define PAPERDB_INGEST_SERVICE_ABSTRACT_LIST_PARSER_H_
@@ -30,12 +32,14 @@ struct ParsedAbstract {
   uint32_t paragraph_ordinal = 0;  // 1-based, among the file's abstracts.
   uint32_t line_number = 0;  // 1-based line of the paragraph's first line.
   uint64_t byte_offset = 0;  // File offset of the paragraph's first byte.
+  std::string venue;         // From the header above the paragraph.
+  int year = 0;              // Likewise; 0 if it names none.
 };
 
 // A parsed file.
 struct ParsedAbstractList {
-  std::string venue;  // E.g. "ICLR"; may contain spaces ("NeurIPS Workshop").
-  int year = 0;       // 0 if the header names no year.
+  std::string venue;  // Of the first header, e.g. "ICLR"; may hold spaces.
+  int year = 0;       // 0 if the first header names no year.
   std::vector<ParsedAbstract> abstracts;
 };
 

@@ -94,6 +94,46 @@ TEST(AbstractListParserTest, YearGluedToVenueIsSplit) {
   EXPECT_EQ(list->year, 2024);
 }
 
+TEST(AbstractListParserTest, HeaderLaterInTheFileStartsAnotherList) {
+  // Two lists joined with cat, the second with its own BOM.
+  const std::string content =
+      "ICLR 2024 论文列表\n\nFirst.\n\n\xEF\xBB\xBFNeurIPS 2023 paper list\n\n"
+      "Second.\n\nICML  2022  paper  list\n";
+
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+  ASSERT_THAT(list, IsOk());
+  ASSERT_EQ(list->abstracts.size(), 2u);
+  EXPECT_EQ(list->abstracts[0].venue, "ICLR");
+  EXPECT_EQ(list->abstracts[1].text, "Second.");
+  EXPECT_EQ(list->abstracts[1].venue, "NeurIPS");
+  EXPECT_EQ(list->abstracts[1].year, 2023);
+  EXPECT_EQ(list->abstracts[1].paragraph_ordinal, 2u);
+}
+
+TEST(AbstractListParserTest, HeaderVariantsFromRealFiles) {
+  struct Case {
+    const char* header;
+    const char* venue;
+    int year;
+  };
+  const Case cases[] = {
+      {"ICLR 2024年论文列表", "ICLR", 2024},
+      {"ICLR-2024 paper list", "ICLR", 2024},
+      {"ICLR\xC2\xA0"
+       "2024 论文列表",
+       "ICLR", 2024},
+      {"ICML  2022  Paper   List", "ICML", 2022},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<ParsedAbstractList> list =
+        ParseAbstractList("a.txt", std::string(c.header) + "\n\nText.");
+    ASSERT_THAT(list, IsOk()) << c.header;
+    EXPECT_EQ(list->venue, c.venue) << c.header;
+    EXPECT_EQ(list->year, c.year) << c.header;
+  }
+}
+
 TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "\n\nWe propose a method.\n");

@@ -71,9 +71,10 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
           " (--max_abstract_bytes)"));
     }
     index::AnalyzedPaper analyzed =
-        index::IndexWriter::Analyze(BuildPaper(list, abstract, file_name));
-    if (analyzed.terms.empty()) {
-      ++file.wordless;  // A separator line such as "----": nothing to search.
+        index::IndexWriter::Analyze(BuildPaper(abstract, file_name));
+    if (analyzed.terms.empty() || !text::ContainsLetter(abstract.text)) {
+      // A separator or numbering line ("----", "1.", "[2]"): not a paper.
+      ++file.wordless;
       continue;
     }
     file.papers.push_back(std::move(analyzed));

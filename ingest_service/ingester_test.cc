@@ -41,14 +41,15 @@ class IngesterTest : public ::testing::Test {
 TEST_F(IngesterTest, CountsAddedUnchangedAndSkipped) {
   Ingester ingester(writer_.get());
   const std::string content =
-      "ICLR 2024 论文列表\n\nAlpha beta.\n\nGamma.\n\nAlpha beta.\n\n----\n";
+      "ICLR 2024 论文列表\n\nAlpha beta.\n\nGamma.\n\nAlpha "
+      "beta.\n\n----\n\n[2]\n";
 
   absl::StatusOr<FileSummary> first = ingester.IngestContent("a.txt", content);
   absl::StatusOr<FileSummary> second = ingester.IngestContent("a.txt", content);
 
   ASSERT_THAT(first, IsOk());
   EXPECT_EQ(first->added, 2);
-  EXPECT_EQ(first->skipped, 2);  // The repeat, and "----" (no word).
+  EXPECT_EQ(first->skipped, 3);  // The repeat, "----" and "[2]" (no word).
   ASSERT_THAT(second, IsOk());
   EXPECT_EQ(second->added, 0);
   EXPECT_EQ(second->unchanged, 2);

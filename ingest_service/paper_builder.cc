@@ -29,14 +29,13 @@ std::string PaperId(absl::string_view venue, int year,
   return id;
 }
 
-v1::Paper BuildPaper(const ParsedAbstractList& list,
-                     const ParsedAbstract& abstract,
+v1::Paper BuildPaper(const ParsedAbstract& abstract,
                      absl::string_view file_name) {
   v1::Paper paper;
-  paper.set_id(PaperId(list.venue, list.year, abstract.text));
+  paper.set_id(PaperId(abstract.venue, abstract.year, abstract.text));
   paper.set_name(absl::StrCat("papers/", paper.id()));
-  paper.set_venue(list.venue);
-  paper.set_year(list.year);
+  paper.set_venue(abstract.venue);
+  paper.set_year(abstract.year);
   paper.set_abstract(abstract.text);
   v1::Source* source = paper.add_sources();
   source->set_file_name(std::string(file_name));

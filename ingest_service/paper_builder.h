@@ -20,10 +20,9 @@ namespace paperdb::ingest {
 std::string PaperId(absl::string_view venue, int year,
                     absl::string_view abstract);
 
-// The Paper for `abstract` of `list`, read from file `file_name`. Leaves
+// The Paper for `abstract`, read from file `file_name`. Leaves
 // ingest_time unset (the index writer sets it).
-v1::Paper BuildPaper(const ParsedAbstractList& list,
-                     const ParsedAbstract& abstract,
+v1::Paper BuildPaper(const ParsedAbstract& abstract,
                      absl::string_view file_name);
 
 }  // namespace paperdb::ingest

@@ -16,14 +16,15 @@ TEST(PaperIdTest, IsStableAcrossCaseAndWhitespace) {
 }
 
 TEST(BuildPaperTest, FillsSourceUrlsCountsAndHash) {
-  ParsedAbstractList list{.venue = "ICLR", .year = 2024, .abstracts = {}};
   ParsedAbstract abstract{
       .text = "Code at https://github.com/a/b. Page https://a.github.io",
       .paragraph_ordinal = 2,
       .line_number = 5,
-      .byte_offset = 100};
+      .byte_offset = 100,
+      .venue = "ICLR",
+      .year = 2024};
 
-  const v1::Paper paper = BuildPaper(list, abstract, "list.txt");
+  const v1::Paper paper = BuildPaper(abstract, "list.txt");
 
   EXPECT_EQ(paper.name(), "papers/" + paper.id());
   EXPECT_EQ(paper.venue(), "ICLR");

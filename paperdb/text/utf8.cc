@@ -43,6 +43,17 @@ absl::string_view StripUnicodeWhitespace(absl::string_view text) {
   return text.substr(start, end - start);
 }
 
+bool ContainsLetter(absl::string_view text) {
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  for (int32_t i = 0; i < length;) {
+    UChar32 c;
+    U8_NEXT(s, i, length, c);
+    if (c >= 0 && u_isalpha(c)) return true;
+  }
+  return false;
+}
+
 int Utf8SequenceLength(unsigned char lead) {
   if (lead < 0xC0) return 1;
   if (lead < 0xE0) return 2;

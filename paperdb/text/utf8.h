@@ -26,6 +26,9 @@ int Utf8SequenceLength(unsigned char lead);
 // REQUIRES: `text` is valid UTF-8.
 absl::string_view StripUnicodeWhitespace(absl::string_view text);
 
+// True if `text` holds at least one letter (Unicode general category L*).
+bool ContainsLetter(absl::string_view text);
+
 // Offsets of one position in a UTF-8 string, in the three units of the API.
 struct TextOffset {
   uint32_t byte = 0;        // UTF-8 bytes.
