@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/strings/escaping.h"
 #include "absl/synchronization/mutex.h"
 
 namespace paperdb::ingest {
@@ -18,9 +19,24 @@ struct Prepared {
   absl::StatusOr<PreparedFile> file;
 };
 
+// `label` with control characters escaped, so that a file name cannot
+// move the terminal's cursor or forge output lines.
+std::string Printable(const std::string& label) {
+  std::string out;
+  for (char c : label) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      out += absl::CHexEscape(absl::string_view(&c, 1));
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 void PrintRejected(const std::string& label, const absl::Status& status,
                    std::ostream& out) {
-  out << label << ": rejected, nothing stored: " << status.message() << "\n";
+  out << Printable(label) << ": rejected, nothing stored: " << status.message()
+      << "\n";
 }
 
 // Prepares files on a fixed set of worker threads (so each keeps its warm
@@ -126,8 +142,9 @@ BulkIngestReport BulkIngest(Ingester& ingester,
         continue;
       }
       const FileSummary& s = (*summaries)[i];
-      out << batch_labels[i] << ": " << s.added << " added, " << s.unchanged
-          << " unchanged, " << s.skipped << " skipped, 0 errors\n";
+      out << Printable(batch_labels[i]) << ": " << s.added << " added, "
+          << s.unchanged << " unchanged, " << s.skipped
+          << " skipped, 0 errors\n";
       ++report.stored;
       report.total.added += s.added;
       report.total.unchanged += s.unchanged;

@@ -37,11 +37,15 @@ namespace {
 // One-shot mode stops between batches on SIGINT/SIGTERM: files are stored
 // whole or not at all, so stopping there loses nothing.
 std::atomic<bool> interrupted{false};
-void OnInterrupt(int /*signal*/) { interrupted = true; }
+std::atomic<int> interrupt_signal{0};
+void OnInterrupt(int signal) {
+  interrupt_signal = signal;
+  interrupted = true;
+}
 
 // One-shot mode: ingests every file, prints a line per file and a total.
-// Returns the process exit status: 0, 1 if any file was rejected, 130 if
-// interrupted.
+// Returns the process exit status: 0, 1 if any file was rejected, 128 plus
+// the signal number if interrupted.
 int IngestFiles(paperdb::ingest::Ingester& ingester,
                 const std::vector<std::string>& paths) {
   absl::StatusOr<std::vector<std::string>> files =
@@ -60,7 +64,7 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
     std::cout << "interrupted: stopped after "
               << report.stored + report.rejected << " of " << files->size()
               << " files; every file listed above as added is stored whole\n";
-    return 130;
+    return 128 + interrupt_signal.load();
   }
   std::cout << "total: " << files->size()
             << (files->size() == 1 ? " file, " : " files, ")
@@ -91,6 +95,12 @@ int main(int argc, char** argv) {
                                        positional.end());
   if (absl::GetFlag(FLAGS_db).empty() || (!serve && paths.empty())) {
     std::cerr << absl::ProgramUsageMessage() << "\n";
+    return 2;
+  }
+  if (absl::GetFlag(FLAGS_batch_mib) < 1 ||
+      absl::GetFlag(FLAGS_max_abstract_bytes) < 1) {
+    std::cerr << "ingest_service: --batch_mib and --max_abstract_bytes must be "
+                 ">= 1\n";
     return 2;
   }
   auto store = paperdb::storage::Store::OpenPrimary(absl::GetFlag(FLAGS_db));

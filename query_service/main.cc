@@ -83,6 +83,13 @@ int main(int argc, char** argv) {
     std::cerr << "query_service: --db is required\n";
     return 2;
   }
+  if (absl::GetFlag(FLAGS_max_threads) < 2 ||
+      absl::GetFlag(FLAGS_catch_up_interval_ms) < 10 ||
+      absl::GetFlag(FLAGS_drain_seconds) < 0) {
+    std::cerr << "query_service: need --max_threads >= 2, "
+                 "--catch_up_interval_ms >= 10 and --drain_seconds >= 0\n";
+    return 2;
+  }
   std::string secondary = absl::GetFlag(FLAGS_secondary_dir);
   const bool own_secondary = secondary.empty();
   if (own_secondary) {

@@ -35,8 +35,11 @@ grpc::Status HealthService::Check(
   absl::ReaderMutexLock lock(&mu_);
   const ServingStatus status = StatusOf(request->service());
   if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
-    return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                        "unknown service '" + request->service() + "'");
+    const std::string& name = request->service();
+    return grpc::Status(
+        grpc::StatusCode::NOT_FOUND,
+        "unknown service '" +
+            (name.size() > 200 ? name.substr(0, 200) + "..." : name) + "'");
   }
   response->set_status(status);
   return grpc::Status::OK;

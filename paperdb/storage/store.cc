@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -36,6 +37,14 @@ rocksdb::ColumnFamilyOptions ColumnOptions() {
   options.table_factory = kFactory;
   options.compression = rocksdb::kLZ4Compression;
   return options;
+}
+
+// The unique id RocksDB writes when it creates a database ("" if absent).
+std::string ReadIdentity(const std::string& path) {
+  std::ifstream in(std::filesystem::path(path) / "IDENTITY");
+  std::string identity;
+  std::getline(in, identity);
+  return identity;
 }
 
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
@@ -103,6 +112,15 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
     return absl::InternalError(
         absl::StrCat("creating store directory ", path, ": ", error.message()));
   }
+  // A directory that holds files but no RocksDB database is someone else's
+  // (or the input files): refuse it rather than write a store among them.
+  if (!std::filesystem::exists(std::filesystem::path(path) / "CURRENT") &&
+      !std::filesystem::is_empty(path, error)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(path,
+                     " is not empty and holds no paperdb store; give a new or "
+                     "empty directory"));
+  }
   // An existing RocksDB database without paperdb's column families is
   // someone else's: refuse it rather than add families to it.
   std::vector<std::string> families;
@@ -158,6 +176,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
         s, absl::StrCat("opening store ", path, " as secondary"));
   }
   std::unique_ptr<Store> store(new Store(path, /*secondary=*/true));
+  store->identity_ = ReadIdentity(path);
   store->db_.reset(db);
   store->db_->DestroyColumnFamilyHandle(handles[0]);
   store->handles_.assign(handles.begin() + 1, handles.end());
@@ -223,6 +242,14 @@ std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
 
 absl::Status Store::CatchUp() {
   if (!secondary_) return absl::OkStatus();
+  // A secondary instance cannot follow a store that was deleted and
+  // recreated at the same path: it would keep serving the old one.
+  if (ReadIdentity(path_) != identity_) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("store ", path_,
+                     " was removed or replaced since it was opened; "
+                     "restart to serve the new one"));
+  }
   return FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
                            "catching up with writer");
 }

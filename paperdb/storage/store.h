@@ -82,7 +82,8 @@ class Store {
  public:
   // Opens the store at `path` for writing, creating it (with every column
   // family and the schema version) if missing. FAILED_PRECONDITION if it
-  // holds another schema version or a RocksDB database that is not paperdb's;
+  // holds another schema version, a RocksDB database that is not paperdb's,
+  // or other files;
   // UNAVAILABLE if another process holds the writer lock; INTERNAL for I/O
   // errors.
   static absl::StatusOr<std::unique_ptr<Store>> OpenPrimary(
@@ -111,6 +112,8 @@ class Store {
 
   // Secondary only: applies the writer's changes made since the last call.
   // Each WriteBatch of the writer becomes visible whole or not at all.
+  // FAILED_PRECONDITION if the store at path() was removed or recreated since
+  // it was opened (the instance keeps serving the old data until restarted).
   absl::Status CatchUp();
 
   // Flushes memtables to SST files and compacts the whole store: smaller and
@@ -131,6 +134,7 @@ class Store {
 
   std::string path_;
   bool secondary_;
+  std::string identity_;  // Secondary: the store's RocksDB IDENTITY at open.
   // Handles must be destroyed before db_; ~Store() does it explicitly.
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // By Column; owned.

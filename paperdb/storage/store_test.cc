@@ -1,6 +1,7 @@
 #include "paperdb/storage/store.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include "gtest/gtest.h"
 #include "rocksdb/db.h"
@@ -82,6 +83,18 @@ TEST_F(StoreTest, RefusesAForeignRocksDbDatabase) {
               StatusIs(absl::StatusCode::kFailedPrecondition));
 }
 
+TEST_F(StoreTest, RefusesADirectoryWithOtherFiles) {
+  std::filesystem::create_directories(db());
+  std::ofstream(std::filesystem::path(db()) / "notes.txt") << "mine";
+
+  EXPECT_THAT(Store::OpenPrimary(db()),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_TRUE(
+      std::filesystem::exists(std::filesystem::path(db()) / "notes.txt"));
+  EXPECT_FALSE(
+      std::filesystem::exists(std::filesystem::path(db()) / "CURRENT"));
+}
+
 TEST_F(StoreTest, SecondWriterIsUnavailable) {
   auto first = Store::OpenPrimary(db());
   ASSERT_THAT(first, IsOk());
@@ -129,6 +142,19 @@ TEST_F(StoreTest, FlushedWritesAreReadBySecondary) {
   auto value = (*reader)->Get(Column::kPapers, PaperKey(1));
   ASSERT_THAT(value, IsOk());
   EXPECT_EQ(*value, "flushed");
+}
+
+TEST_F(StoreTest, SecondaryNoticesTheStoreWasReplaced) {
+  { ASSERT_THAT(Store::OpenPrimary(db()), IsOk()); }
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+
+  std::filesystem::remove_all(db());
+  { ASSERT_THAT(Store::OpenPrimary(db()), IsOk()); }
+
+  EXPECT_THAT((*reader)->CatchUp(),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
 }
 
 TEST_F(StoreTest, IteratorVisitsKeysInOrder) {

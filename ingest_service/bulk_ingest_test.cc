@@ -1,0 +1,97 @@
+#include "ingest_service/bulk_ingest.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::ingest {
+namespace {
+
+using ::paperdb::testing::IsOk;
+
+class BulkIngestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           (std::string("paperdb_bulk_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_ / "in");
+    auto store = storage::Store::OpenPrimary((dir_ / "db").string());
+    ASSERT_THAT(store, IsOk());
+    store_ = *std::move(store);
+    auto writer = index::IndexWriter::Create(store_.get());
+    ASSERT_THAT(writer, IsOk());
+    writer_ = *std::move(writer);
+  }
+  void TearDown() override {
+    writer_.reset();
+    store_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  std::string Write(const std::string& name, const std::string& content) {
+    const std::filesystem::path path = dir_ / "in" / name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path.string();
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<storage::Store> store_;
+  std::unique_ptr<index::IndexWriter> writer_;
+};
+
+TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
+  Ingester ingester(writer_.get());
+  const std::vector<std::string> paths = {
+      Write("1.txt", "ICLR 2024 论文列表\n\nAlpha.\n\nBeta.\n"),
+      Write("2.txt", "no header\n\nGamma.\n"),
+      Write("3.txt", "ICLR 2024 论文列表\n\nAlpha.\n\nDelta.\n"),
+      Write("a\nb.txt", "ICLR 2024 论文列表\n\nEpsilon.\n"),
+  };
+  std::ostringstream out;
+  BulkIngestOptions options;
+  options.batch_bytes = 1;  // A commit per file.
+  options.lookahead = 2;
+
+  const BulkIngestReport report = BulkIngest(ingester, paths, options, out);
+
+  EXPECT_EQ(
+      out.str(),
+      "1.txt: 2 added, 0 unchanged, 0 skipped, 0 errors\n"
+      "2.txt: rejected, nothing stored: 2.txt: line 1, byte 0: no header: "
+      "expected '<venue> <year> 论文列表' or '<venue> <year> paper list' as "
+      "the first line\n"
+      "3.txt: 1 added, 1 unchanged, 0 skipped, 0 errors\n"
+      "a\\nb.txt: rejected, nothing stored: file name \"a\\nb.txt\" contains a "
+      "control character\n");
+  EXPECT_EQ(report.stored, 2);
+  EXPECT_EQ(report.rejected, 2);
+  EXPECT_EQ(report.total.added, 3);
+  EXPECT_EQ(writer_->stats().doc_count(), 3u);
+}
+
+TEST_F(BulkIngestTest, InterruptedRunCommitsNothingMore) {
+  Ingester ingester(writer_.get());
+  const std::vector<std::string> paths = {
+      Write("1.txt", "ICLR 2024 论文列表\n\nAlpha.\n"),
+      Write("2.txt", "ICLR 2024 论文列表\n\nBeta.\n"),
+  };
+  std::atomic<bool> interrupted{true};
+  BulkIngestOptions options;
+  options.interrupted = &interrupted;
+  std::ostringstream out;
+
+  const BulkIngestReport report = BulkIngest(ingester, paths, options, out);
+
+  EXPECT_TRUE(report.interrupted);
+  EXPECT_EQ(report.stored, 0);
+  EXPECT_EQ(writer_->stats().doc_count(), 0u);
+}
+
+}  // namespace
+}  // namespace paperdb::ingest
