@@ -99,7 +99,8 @@ TEST_F(IndexWriterTest, SamePaperFromAnotherFileGainsASource) {
   EXPECT_EQ(record->paper().sources(1).file_name(), "b.txt");
 }
 
-TEST_F(IndexWriterTest, SamePaperFromTwoFilesInOneCommitIsOnePaperWithTwoSources) {
+TEST_F(IndexWriterTest,
+       SamePaperFromTwoFilesInOneCommitIsOnePaperWithTwoSources) {
   auto result = writer_->Commit({MakePaper("p1", "alpha", "a.txt"),
                                  MakePaper("p1", "alpha", "b.txt"),
                                  MakePaper("p1", "alpha", "b.txt")});
