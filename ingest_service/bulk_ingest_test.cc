@@ -7,31 +7,18 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::ingest {
 namespace {
 
 using ::paperdb::testing::IsOk;
 
-class BulkIngestTest : public ::testing::Test {
+class BulkIngestTest : public ::paperdb::testing::StoreFixture {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           (std::string("paperdb_bulk_") +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
+    StoreFixture::SetUp();
     std::filesystem::create_directories(dir_ / "in");
-    auto store = storage::Store::OpenPrimary((dir_ / "db").string());
-    ASSERT_THAT(store, IsOk());
-    store_ = *std::move(store);
-    auto writer = index::IndexWriter::Create(store_.get());
-    ASSERT_THAT(writer, IsOk());
-    writer_ = *std::move(writer);
-  }
-  void TearDown() override {
-    writer_.reset();
-    store_.reset();
-    std::filesystem::remove_all(dir_);
   }
 
   std::string Write(const std::string& name, const std::string& content) {
@@ -39,10 +26,6 @@ class BulkIngestTest : public ::testing::Test {
     std::ofstream(path, std::ios::binary) << content;
     return path.string();
   }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<index::IndexWriter> writer_;
 };
 
 TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {

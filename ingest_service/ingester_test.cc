@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::ingest {
 namespace {
@@ -13,30 +14,7 @@ using ::paperdb::testing::IsOk;
 using ::paperdb::testing::StatusIs;
 using ::testing::HasSubstr;
 
-class IngesterTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           (std::string("paperdb_ingester_") +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    auto store = storage::Store::OpenPrimary(dir_.string());
-    ASSERT_THAT(store, IsOk());
-    store_ = *std::move(store);
-    auto writer = index::IndexWriter::Create(store_.get());
-    ASSERT_THAT(writer, IsOk());
-    writer_ = *std::move(writer);
-  }
-  void TearDown() override {
-    writer_.reset();
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<index::IndexWriter> writer_;
-};
+class IngesterTest : public ::paperdb::testing::StoreFixture {};
 
 TEST_F(IngesterTest, CountsAddedUnchangedAndSkipped) {
   Ingester ingester(writer_.get());

@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "paperdb/index/posting_iterator.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::index {
 namespace {
@@ -23,30 +24,7 @@ v1::Paper MakePaper(const std::string& id, const std::string& abstract,
   return paper;
 }
 
-class IndexWriterTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           (std::string("paperdb_writer_") +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    auto store = storage::Store::OpenPrimary(dir_.string());
-    ASSERT_THAT(store, IsOk());
-    store_ = *std::move(store);
-    auto writer = IndexWriter::Create(store_.get());
-    ASSERT_THAT(writer, IsOk());
-    writer_ = *std::move(writer);
-  }
-  void TearDown() override {
-    writer_.reset();
-    store_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;
-  std::unique_ptr<IndexWriter> writer_;
-};
+class IndexWriterTest : public ::paperdb::testing::StoreFixture {};
 
 TEST_F(IndexWriterTest, AddsPapersAndIndexesTheirTerms) {
   auto result =

@@ -7,24 +7,17 @@
 #include "paperdb/index/index_writer.h"
 #include "paperdb/search/query_parser.h"
 #include "tests/testing/status_matchers.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::search {
 namespace {
 
 using ::paperdb::testing::IsOk;
 
-class SearcherTest : public ::testing::Test {
+class SearcherTest : public ::paperdb::testing::StoreFixture {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(::testing::TempDir()) /
-           (std::string("paperdb_searcher_") +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    auto store = storage::Store::OpenPrimary(dir_.string());
-    ASSERT_THAT(store, IsOk());
-    store_ = *std::move(store);
-    auto writer = index::IndexWriter::Create(store_.get());
-    ASSERT_THAT(writer, IsOk());
+    StoreFixture::SetUp();
     std::vector<v1::Paper> papers;
     const char* abstracts[] = {
         "Spiking neural networks learn synaptic delays.",       // 0
@@ -40,11 +33,7 @@ class SearcherTest : public ::testing::Test {
       p.set_abstract(abstracts[i]);
       p.add_sources()->set_file_name("t.txt");
     }
-    ASSERT_THAT((*writer)->Commit(papers), IsOk());
-  }
-  void TearDown() override {
-    store_.reset();
-    std::filesystem::remove_all(dir_);
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
   }
 
   SearchHits Run(absl::string_view text, size_t k = 10) {
@@ -60,9 +49,6 @@ class SearcherTest : public ::testing::Test {
     for (const ScoredDoc& d : hits.top) docs.push_back(d.doc);
     return docs;
   }
-
-  std::filesystem::path dir_;
-  std::unique_ptr<storage::Store> store_;
 };
 
 TEST_F(SearcherTest, AllTermsMustMatch) {

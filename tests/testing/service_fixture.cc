@@ -7,17 +7,8 @@ namespace paperdb::testing {
 std::string SeedDir() { return PAPERDB_DATA_DIR; }
 
 void ServiceFixture::SetUp() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  dir_ =
-      std::filesystem::path(::testing::TempDir()) /
-      (std::string("paperdb_") + info->test_suite_name() + "_" + info->name());
-  std::filesystem::remove_all(dir_);
-  auto store = storage::Store::OpenPrimary((dir_ / "db").string());
-  ASSERT_TRUE(store.ok()) << store.status();
-  store_ = *std::move(store);
-  auto writer = index::IndexWriter::Create(store_.get());
-  ASSERT_TRUE(writer.ok()) << writer.status();
-  writer_ = *std::move(writer);
+  StoreFixture::SetUp();
+  if (HasFatalFailure()) return;
   ingester_ = std::make_unique<ingest::Ingester>(writer_.get());
 
   auto files = ingest::ListInputFiles({SeedDir()});
@@ -59,9 +50,7 @@ void ServiceFixture::TearDown() {
   server_.reset();
   engine_.reset();
   ingester_.reset();
-  writer_.reset();
-  store_.reset();
-  std::filesystem::remove_all(dir_);
+  StoreFixture::TearDown();
 }
 
 absl::StatusOr<ingest::FileSummary> ServiceFixture::Ingest(

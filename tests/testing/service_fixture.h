@@ -24,13 +24,14 @@
 #include "paperdb/v1/query_service.grpc.pb.h"
 #include "query_service/query_engine.h"
 #include "query_service/query_service_impl.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::testing {
 
 // The bundled corpus (data/ in the source tree): four ICLR 2024 lists.
 std::string SeedDir();
 
-class ServiceFixture : public ::testing::Test {
+class ServiceFixture : public StoreFixture {
  protected:
   // Opens a fresh store under TempDir(), ingests the seed files, and starts
   // the services.
@@ -47,10 +48,6 @@ class ServiceFixture : public ::testing::Test {
                           std::chrono::seconds(5));
   }
 
-  std::filesystem::path dir_;
-  std::unique_ptr<storage::Store>
-      store_;  // Primary; declared first, destroyed last.
-  std::unique_ptr<index::IndexWriter> writer_;
   std::unique_ptr<ingest::Ingester> ingester_;
   std::unique_ptr<query::QueryEngine> engine_;
   std::unique_ptr<query::QueryServiceImpl> query_service_;
