@@ -2,6 +2,9 @@
 //
 //   ingest_service --db=DIR FILE_OR_DIR...          one-shot ingest
 //   ingest_service serve --db=DIR --listen=ADDR     gRPC IngestService
+//   ingest_service verify --db=DIR                  consistency check
+
+#include <unistd.h>
 
 #include <atomic>
 #include <csignal>
@@ -19,6 +22,7 @@
 #include "ingest_service/ingester.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
+#include "paperdb/index/verifier.h"
 #include "paperdb/rpc/server_runner.h"
 #include "paperdb/storage/store.h"
 
@@ -74,14 +78,52 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
   return report.rejected == 0 ? 0 : 1;
 }
 
+// `verify`: reads the whole store as a secondary instance (so it may run
+// while a writer works) and prints what is inconsistent. Exit status 0 if
+// the store is consistent, 1 if not or if it cannot be read.
+int Verify(const std::string& db) {
+  if (db.empty()) {
+    std::cerr << absl::ProgramUsageMessage() << "\n";
+    return 2;
+  }
+  const std::string secondary = (std::filesystem::temp_directory_path() /
+                                 absl::StrCat("paperdb-verify-", getpid()))
+                                    .string();
+  int status = 1;
+  {
+    auto store = paperdb::storage::Store::OpenSecondary(db, secondary);
+    absl::StatusOr<paperdb::index::VerifyReport> report =
+        store.ok() ? paperdb::index::VerifyStore(**store) : store.status();
+    if (!report.ok()) {
+      std::cerr << "ingest_service verify: " << report.status().message()
+                << "\n";
+    } else {
+      for (const std::string& problem : report->problems) {
+        std::cout << "problem: " << problem << "\n";
+      }
+      std::cout << db << ": " << report->papers << " papers, " << report->terms
+                << " terms, " << report->postings << " postings, "
+                << report->problem_count << " problems\n";
+      status = report->problem_count == 0 ? 0 : 1;
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(secondary, ignored);
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   paperdb::SetUpFlagsUsage(
       "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
-      "IngestService)");
+      "IngestService)\n"
+      "  ingest_service verify --db=DIR   (check the store's consistency)");
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() == 2 && std::string(positional[1]) == "verify") {
+    return Verify(absl::GetFlag(FLAGS_db));
+  }
   const bool serve =
       positional.size() > 1 && std::string(positional[1]) == "serve";
   sigset_t signals;

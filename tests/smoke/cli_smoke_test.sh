@@ -25,6 +25,8 @@ grep -q '^total: 4 files, 76 added, 0 unchanged, 0 skipped, 0 files rejected$' <
   || fail "first ingest: $out"
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
 grep -q '^total: 4 files, 0 added, 76 unchanged' <<<"$out" || fail "second ingest: $out"
+out=$("$INGEST" verify --db="$WORK/db") || fail "verify: $out"
+grep -q ': 76 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
 
 printf 'no header here\n\nAn abstract.\n' > "$WORK/bad.txt"
 set +e
