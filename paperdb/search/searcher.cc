@@ -63,23 +63,25 @@ absl::StatusOr<bool> PhraseMatches(const QueryClause& clause,
                                    TermCursors& cursors) {
   if (clause.terms.size() == 1) return true;
   // Each distinct term's positions are decoded once, however often the
-  // phrase repeats it.
-  absl::flat_hash_map<absl::string_view, std::vector<uint32_t>> decoded;
-  std::vector<const std::vector<uint32_t>*> positions;
-  positions.reserve(clause.terms.size());
+  // phrase repeats it. (Indexes, not pointers: the vector grows.)
+  std::vector<std::vector<uint32_t>> decoded;
+  absl::flat_hash_map<absl::string_view, size_t> slot_of;
+  std::vector<size_t> slots;
+  slots.reserve(clause.terms.size());
   for (const std::string& term : clause.terms) {
-    auto it = decoded.find(term);
-    if (it == decoded.end()) {
+    auto [it, inserted] = slot_of.emplace(term, decoded.size());
+    if (inserted) {
       PAPERDB_ASSIGN_OR_RETURN(std::vector<uint32_t> p,
                                cursors.at(term).postings->Positions());
-      it = decoded.emplace(term, std::move(p)).first;
+      decoded.push_back(std::move(p));
     }
-    positions.push_back(&it->second);
+    slots.push_back(it->second);
   }
-  for (const uint32_t start : *positions[0]) {
+  for (const uint32_t start : decoded[slots[0]]) {
     bool all = true;
-    for (size_t k = 1; k < positions.size() && all; ++k) {
-      all = std::binary_search(positions[k]->begin(), positions[k]->end(),
+    for (size_t k = 1; k < slots.size() && all; ++k) {
+      const std::vector<uint32_t>& positions = decoded[slots[k]];
+      all = std::binary_search(positions.begin(), positions.end(),
                                start + static_cast<uint32_t>(k));
     }
     if (all) return true;

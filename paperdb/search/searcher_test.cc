@@ -99,6 +99,16 @@ TEST_F(SearcherTest, FallbackReusesNoExclusionCursorsOfTheFirstPass) {
   EXPECT_EQ(Run("spiking neural -delays -graph").total, 0u);
 }
 
+TEST_F(SearcherTest, LongPhrasesOfManyDistinctWordsMatch) {
+  // Five distinct terms, two repeated: every term's positions are needed.
+  EXPECT_THAT(
+      Docs(
+          Run("\"Leading indicators of time series, and indicators leading\"")),
+      ::testing::ElementsAre(2u));
+  EXPECT_EQ(Run("\"Leading indicators of time series, and leading\"").total,
+            0u);
+}
+
 TEST_F(SearcherTest, ExclusionRemovesMatches) {
   EXPECT_THAT(Docs(Run("neural -graph")), ::testing::ElementsAre(0u));
   EXPECT_THAT(Docs(Run("neural -\"graph neural\"")),

@@ -72,6 +72,18 @@ TEST_F(QueryServiceE2eTest, PhraseFindsLiftAndHighlightsExactlyThePhrase) {
             "leading indicators");
 }
 
+TEST_F(QueryServiceE2eTest, HyphenatedPhraseOfFourWordsFindsEveryOccurrence) {
+  // 24 of the 76 abstracts say "state-of-the-art" (grep -c on data/).
+  for (const std::string query : {"state-of-the-art", "\"state of the art\""}) {
+    v1::SearchPapersResponse response;
+
+    ASSERT_TRUE(Search(query, &response, 100).ok()) << query;
+
+    EXPECT_EQ(response.total_size(), 24) << query;
+    EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+  }
+}
+
 TEST_F(QueryServiceE2eTest, GetPaperReturnsTheAbstractByteForByte) {
   v1::SearchPapersResponse found;
   ASSERT_TRUE(Search("\"leading indicators\"", &found).ok());
