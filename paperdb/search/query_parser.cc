@@ -64,9 +64,9 @@ class Parser {
         clause.excluded = true;
         Advance(minus);
         if (at_ >= text_.size() || SpaceAt(text_, at_) > 0) {
-          return Error(
-              clause.position,
-              "'-' must be followed by a word or a quoted phrase to exclude");
+          return Error(clause.position,
+                       "a minus sign must be followed by a word or a quoted "
+                       "phrase to exclude");
         }
       }
       absl::Status status =
