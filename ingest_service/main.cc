@@ -181,6 +181,7 @@ int main(int argc, char** argv) {
   paperdb::LogInfo(
       absl::StrCat("ingest_service listening on port ", server->port));
   paperdb::rpc::WaitForTerminationAndDrain(signals, server->server.get(),
-                                           &health, absl::Seconds(10));
+                                           &health, absl::ZeroDuration(),
+                                           absl::Seconds(10));
   return 0;
 }

@@ -30,6 +30,9 @@ ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
 ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
+ABSL_FLAG(int, shutdown_notice_seconds, 0,
+          "on SIGTERM, seconds to keep serving while health reports "
+          "NOT_SERVING, before draining (e.g. 5 behind a load balancer)");
 
 namespace {
 
@@ -69,6 +72,7 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
                                 absl::GetFlag(FLAGS_db)));
   paperdb::rpc::WaitForTerminationAndDrain(
       signals, server->server.get(), &health,
+      absl::Seconds(absl::GetFlag(FLAGS_shutdown_notice_seconds)),
       absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
   return 0;
 }
@@ -85,9 +89,11 @@ int main(int argc, char** argv) {
   }
   if (absl::GetFlag(FLAGS_max_threads) < 2 ||
       absl::GetFlag(FLAGS_catch_up_interval_ms) < 10 ||
-      absl::GetFlag(FLAGS_drain_seconds) < 0) {
+      absl::GetFlag(FLAGS_drain_seconds) < 0 ||
+      absl::GetFlag(FLAGS_shutdown_notice_seconds) < 0) {
     std::cerr << "query_service: need --max_threads >= 2, "
-                 "--catch_up_interval_ms >= 10 and --drain_seconds >= 0\n";
+                 "--catch_up_interval_ms >= 10, --drain_seconds >= 0 and "
+                 "--shutdown_notice_seconds >= 0\n";
     return 2;
   }
   std::string secondary = absl::GetFlag(FLAGS_secondary_dir);

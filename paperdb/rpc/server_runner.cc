@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/resource_quota.h"
 #include "grpcpp/security/server_credentials.h"
@@ -48,12 +49,16 @@ sigset_t BlockTerminationSignals() {
 }
 
 void WaitForTerminationAndDrain(const sigset_t& signals, grpc::Server* server,
-                                HealthService* health, absl::Duration drain) {
+                                HealthService* health, absl::Duration notice,
+                                absl::Duration drain) {
   int signal_number = 0;
   sigwait(&signals, &signal_number);
-  LogInfo(absl::StrCat("signal ", signal_number, ": draining for up to ",
+  LogInfo(absl::StrCat("signal ", signal_number, ": NOT_SERVING for ",
+                       absl::FormatDuration(notice),
+                       ", then draining for up to ",
                        absl::FormatDuration(drain)));
   health->Shutdown();
+  absl::SleepFor(notice);
   server->Shutdown(absl::ToChronoTime(absl::Now() + drain));
   LogInfo("stopped");
 }

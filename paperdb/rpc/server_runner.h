@@ -41,10 +41,13 @@ absl::StatusOr<StartedServer> StartServer(
 // first thing in main().
 sigset_t BlockTerminationSignals();
 
-// Waits for SIGINT or SIGTERM, reports NOT_SERVING, then shuts the server
-// down, giving in-flight calls up to `drain` to finish.
+// Waits for SIGINT or SIGTERM, reports NOT_SERVING, keeps serving for
+// `notice` (so that load balancers and Kubernetes readiness probes see
+// NOT_SERVING and stop sending calls), then shuts the server down, giving
+// in-flight calls up to `drain` to finish.
 void WaitForTerminationAndDrain(const sigset_t& signals, grpc::Server* server,
-                                HealthService* health, absl::Duration drain);
+                                HealthService* health, absl::Duration notice,
+                                absl::Duration drain);
 
 }  // namespace paperdb::rpc
 

@@ -37,7 +37,8 @@ set -e
 grep -q 'bad.txt: rejected, nothing stored: bad.txt: line 1, byte 0: no header' <<<"$out" \
   || fail "bad file message: $out"
 
-"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 --catch_up_interval_ms=100 2>"$WORK/qs.log" &
+"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 --catch_up_interval_ms=100 \
+  --shutdown_notice_seconds=2 2>"$WORK/qs.log" &
 QS_PID=$!
 for _ in $(seq 100); do
   port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/qs.log")
@@ -77,7 +78,12 @@ for _ in $(seq 50); do
 done
 [[ -n "$found" ]] || fail "file ingested while serving was not found: $out"
 
+# SIGTERM: health says NOT_SERVING while the service still answers, then it
+# drains and exits 0.
 kill -TERM "$QS_PID"
+sleep 0.5
+out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check 2>&1) || true
+grep -q '"status": "NOT_SERVING"' <<<"$out" || fail "health after SIGTERM: $out"
 wait "$QS_PID" || fail "query_service exit status $? after SIGTERM"
 QS_PID=""
 echo "cli smoke test passed"
