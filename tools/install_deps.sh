@@ -11,10 +11,11 @@ PACKAGES=(
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
   python3 python3-grpcio python3-grpc-tools
 )
-# CI also lints: `tools/install_deps.sh --ci` adds clang-format, and Node.js
+# CI also lints and runs the benchmark smoke test: `tools/install_deps.sh --ci`
+# adds clang-format, wamerican (words for bench/gen_corpus.py), and Node.js
 # for the buf CLI (from npm) if there is no npm yet.
 if [[ "${1:-}" == "--ci" ]]; then
-  PACKAGES+=(clang-format)
+  PACKAGES+=(clang-format wamerican)
 fi
 
 missing=()
