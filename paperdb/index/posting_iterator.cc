@@ -56,7 +56,7 @@ void PostingIterator::Advance(uint32_t target) {
     // or before it, which is the only one that can contain it.
     it_->SeekForPrev(storage::PostingKey(term_, target));
     if (!it_->Valid() || !absl::StartsWith(it_->key(), prefix_)) {
-      it_->Seek(prefix_);  // Should not happen: we were past the first block.
+      it_->Seek(prefix_);  // Unreachable: the current block starts <= target.
     }
     LoadBlock();
     if (doc_ == kNoMoreDocs) return;
