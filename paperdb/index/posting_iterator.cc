@@ -32,15 +32,35 @@ void PostingIterator::LoadBlock() {
   absl::StatusOr<uint32_t> first_doc =
       storage::FirstDocFromPostingKey(it_->key());
   if (!first_doc.ok()) return Fail(first_doc.status());
+  absl::StatusOr<PostingBlockHeader> header =
+      DecodePostingBlockHeader(*first_doc, it_->value());
+  if (!header.ok()) return Fail(header.status());
+  header_ = *header;
+  first_doc_ = *first_doc;
+  doc_ = first_doc_;  // A block's first posting is the doc in its key.
+}
+
+bool PostingIterator::Decoded() {
+  if (block_.has_value()) return true;
+  if (doc_ == kNoMoreDocs) return false;
   absl::StatusOr<PostingBlock> block =
-      PostingBlock::Decode(*first_doc, it_->value());
-  if (!block.ok()) return Fail(block.status());
+      PostingBlock::Decode(first_doc_, it_->value());
+  if (!block.ok()) {
+    Fail(block.status());
+    return false;
+  }
   block_ = *std::move(block);
-  doc_ = block_->doc(0);
+  return true;
+}
+
+void PostingIterator::NextBlock() {
+  if (doc_ == kNoMoreDocs) return;
+  it_->Next();
+  LoadBlock();
 }
 
 void PostingIterator::Next() {
-  if (doc_ == kNoMoreDocs) return;
+  if (doc_ == kNoMoreDocs || !Decoded()) return;
   if (++index_ < block_->size()) {
     doc_ = block_->doc(index_);
     return;
@@ -51,7 +71,7 @@ void PostingIterator::Next() {
 
 void PostingIterator::Advance(uint32_t target) {
   if (doc_ == kNoMoreDocs || doc_ >= target) return;
-  if (block_->header().last_doc < target) {
+  if (header_.last_doc < target) {
     // The target lies in a later block: seek to the last block starting at
     // or before it, which is the only one that can contain it.
     it_->SeekForPrev(storage::PostingKey(term_, target));
@@ -60,12 +80,14 @@ void PostingIterator::Advance(uint32_t target) {
     }
     LoadBlock();
     if (doc_ == kNoMoreDocs) return;
-    if (block_->header().last_doc < target) {
+    if (header_.last_doc < target) {
       it_->Next();
       LoadBlock();
       if (doc_ == kNoMoreDocs) return;
     }
+    if (doc_ >= target) return;  // The block starts at the target or after.
   }
+  if (!Decoded()) return;
   while (index_ < block_->size() && block_->doc(index_) < target) ++index_;
   if (index_ < block_->size()) {
     doc_ = block_->doc(index_);

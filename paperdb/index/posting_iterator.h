@@ -44,13 +44,23 @@ class PostingIterator {
   // REQUIRES: target > doc() or doc() not yet read.
   void Advance(uint32_t target);
 
-  // Term frequency and document length (terms) of the current posting.
-  // REQUIRES: doc() != kNoMoreDocs.
-  uint32_t tf() const { return block_->tf(index_); }
-  uint32_t doc_length() const { return block_->doc_length(index_); }
+  // Moves to the first posting of the next block without decoding this
+  // one: the skip of block-max pruning.
+  void NextBlock();
+
+  // Header of the current block (doc range, max tf, min length), known
+  // without decoding its postings. REQUIRES: doc() != kNoMoreDocs.
+  const PostingBlockHeader& block_header() const { return header_; }
+
+  // Term frequency and document length (terms) of the current posting. The
+  // block is decoded on first use; if that fails, status() says so, doc()
+  // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
+  uint32_t tf() { return Decoded() ? block_->tf(index_) : 0; }
+  uint32_t doc_length() { return Decoded() ? block_->doc_length(index_) : 0; }
 
   // Positions of the term in the current doc.
   absl::StatusOr<std::vector<uint32_t>> Positions() {
+    if (!Decoded()) return status_;
     return block_->Positions(index_);
   }
 
@@ -59,14 +69,20 @@ class PostingIterator {
   const absl::Status& status() const { return status_; }
 
  private:
-  // Loads the block at the store iterator's position, or ends the iteration.
+  // Reads the header of the block at the store iterator's position, or ends
+  // the iteration. Postings are decoded later, by Decoded(), if needed.
   void LoadBlock();
+  // Decodes the current block's postings once; false (after Fail()) if it
+  // is malformed.
+  bool Decoded();
   void Fail(absl::Status status);
 
   std::string term_;
   std::string prefix_;
   std::unique_ptr<storage::StoreIterator> it_;
-  std::optional<PostingBlock> block_;
+  PostingBlockHeader header_;
+  uint32_t first_doc_ = 0;             // Of the current block.
+  std::optional<PostingBlock> block_;  // The current block, once decoded.
   size_t index_ = 0;
   uint32_t doc_ = kNoMoreDocs;
   absl::Status status_;

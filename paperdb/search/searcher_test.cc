@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/index/index_writer.h"
+#include "paperdb/index/posting_iterator.h"
 #include "paperdb/search/query_parser.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/store_fixture.h"
@@ -142,6 +143,67 @@ TEST_F(SearcherTest, CancelledSearchStopsWithCancelled) {
 TEST_F(SearcherTest, UnknownTermsAndStopwordsMatchNothing) {
   EXPECT_EQ(Run("zebra").total, 0u);
   EXPECT_EQ(Run("the of").total, 0u);
+}
+
+}  // namespace
+}  // namespace paperdb::search
+
+namespace paperdb::search {
+namespace {
+
+// 2,000 papers, so "alpha" spans many posting blocks with varied tf and
+// lengths: block-max pruning must return exactly the exhaustive top 10.
+class BlockMaxTest : public ::paperdb::testing::StoreFixture {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    uint32_t seed = 7;
+    for (int i = 0; i < 2000; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      std::string text;
+      for (uint32_t k = 0; k < (seed >> 8) % 4; ++k) text += "alpha ";
+      for (uint32_t k = 0; k < 5 + (seed >> 12) % 40; ++k) text += "filler ";
+      v1::Paper& p = papers.emplace_back();
+      p.set_id("p" + std::to_string(i));
+      p.set_abstract(text + "end");
+      p.add_sources()->set_file_name("t.txt");
+    }
+    ASSERT_THAT(writer_->Commit(papers), ::paperdb::testing::IsOk());
+  }
+};
+
+TEST_F(BlockMaxTest, PrunedTopTenEqualsExhaustiveRanking) {
+  const storage::v1::CorpusStats stats = writer_->stats();
+  const index::Bm25Scorer scorer(
+      {.doc_count = stats.doc_count(),
+       .avg_doc_length = static_cast<double>(stats.total_doc_length_terms()) /
+                         stats.doc_count()});
+  std::vector<ScoredDoc> all;
+  index::PostingIterator it(*store_, "alpha");
+  for (; it.doc() != index::kNoMoreDocs; it.Next())
+    all.push_back({it.doc(), 0});
+  const double idf = scorer.Idf(all.size());
+  index::PostingIterator again(*store_, "alpha");
+  for (ScoredDoc& d : all) {
+    d.score = scorer.Score(idf, again.tf(), again.doc_length());
+    again.Next();
+  }
+  std::sort(all.begin(), all.end(), [](const ScoredDoc& a, const ScoredDoc& b) {
+    return a.score > b.score || (a.score == b.score && a.doc < b.doc);
+  });
+  ASSERT_GT(all.size(), 500u);
+
+  absl::StatusOr<SearchHits> hits =
+      Searcher(store_.get()).Search(*ParseQuery("alpha"), 10);
+
+  ASSERT_THAT(hits, ::paperdb::testing::IsOk());
+  EXPECT_EQ(hits->total, all.size());
+  ASSERT_EQ(hits->top.size(), 10u);
+  for (size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(hits->top[i].doc, all[i].doc) << i;
+    EXPECT_DOUBLE_EQ(hits->top[i].score, all[i].score) << i;
+  }
 }
 
 }  // namespace
