@@ -120,7 +120,31 @@ class PreparePool {
   std::vector<std::thread> workers_;
 };
 
+void PrintStored(const std::string& label, const v1::IngestFileResponse& file,
+                 std::ostream& out) {
+  out << Printable(label) << ": " << file.added() << " added, "
+      << file.updated() << " updated, " << file.unchanged() << " unchanged, "
+      << file.removed() << " removed, " << file.skipped() << " skipped, "
+      << file.rejected() << " rejected\n";
+  int listed = 0;
+  for (const v1::ParagraphOutcome& p : file.paragraphs()) {
+    if (p.outcome() != v1::ParagraphOutcome::OUTCOME_REJECTED) continue;
+    if (++listed > 10) break;
+    out << "  " << Printable(label) << ": line " << p.line_number() << ", byte "
+        << p.byte_offset() << ": rejected: " << p.reason() << "\n";
+  }
+}
+
 }  // namespace
+
+void IngestTotals::Add(const v1::IngestFileResponse& file) {
+  added += file.added();
+  updated += file.updated();
+  unchanged += file.unchanged();
+  removed += file.removed();
+  skipped += file.skipped();
+  rejected += file.rejected();
+}
 
 BulkIngestReport BulkIngest(Ingester& ingester,
                             const std::vector<std::string>& paths,
@@ -133,22 +157,17 @@ BulkIngestReport BulkIngest(Ingester& ingester,
 
   auto commit_batch = [&] {
     if (batch.empty()) return;
-    absl::StatusOr<std::vector<FileSummary>> summaries =
+    absl::StatusOr<std::vector<v1::IngestFileResponse>> responses =
         ingester.Commit(std::move(batch));
     for (size_t i = 0; i < batch_labels.size(); ++i) {
-      if (!summaries.ok()) {
+      if (!responses.ok()) {
         ++report.rejected;
-        PrintRejected(batch_labels[i], summaries.status(), out);
+        PrintRejected(batch_labels[i], responses.status(), out);
         continue;
       }
-      const FileSummary& s = (*summaries)[i];
-      out << Printable(batch_labels[i]) << ": " << s.added << " added, "
-          << s.unchanged << " unchanged, " << s.skipped
-          << " skipped, 0 errors\n";
+      PrintStored(batch_labels[i], (*responses)[i], out);
       ++report.stored;
-      report.total.added += s.added;
-      report.total.unchanged += s.unchanged;
-      report.total.skipped += s.skipped;
+      report.total.Add((*responses)[i]);
     }
     batch.clear();
     batch_labels.clear();

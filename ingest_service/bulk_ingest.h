@@ -22,8 +22,19 @@ struct BulkIngestOptions {
   const std::atomic<bool>* interrupted = nullptr;
 };
 
+// Paragraph outcomes summed over files.
+struct IngestTotals {
+  int64_t added = 0;
+  int64_t updated = 0;
+  int64_t unchanged = 0;
+  int64_t removed = 0;
+  int64_t skipped = 0;
+  int64_t rejected = 0;  // Paragraphs rejected on their own.
+  void Add(const v1::IngestFileResponse& file);
+};
+
 struct BulkIngestReport {
-  FileSummary total;         // Summed over the files stored.
+  IngestTotals total;        // Summed over the files stored.
   int stored = 0;            // Files stored.
   int rejected = 0;          // Files rejected (bad input or a failed commit).
   bool interrupted = false;  // Stopped early by options.interrupted.
@@ -31,7 +42,9 @@ struct BulkIngestReport {
 
 // Ingests `paths` (regular files) in order through `ingester`, writing one
 // line per file to `out` once its outcome is known:
-//   "<name>: N added, N unchanged, N skipped, 0 errors"
+//   "<name>: N added, N updated, N unchanged, N removed, N skipped,
+//    N rejected" and a line per rejected paragraph (at most 10 per file):
+//   "  <name>: line L, byte B: rejected: <reason>"
 //   "<name>: rejected, nothing stored: <reason>"
 // A rejected file never affects the others. Files are labelled by their
 // base name.

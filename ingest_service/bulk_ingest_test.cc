@@ -29,7 +29,7 @@ class BulkIngestTest : public ::paperdb::testing::StoreFixture {
 };
 
 TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
-  Ingester ingester(writer_.get());
+  Ingester ingester(writer_.get(), store_.get());
   const std::vector<std::string> paths = {
       Write("1.txt", "ICLR 2024 论文列表\n\nAlpha.\n\nBeta.\n"),
       Write("2.txt", "no header\n\nGamma.\n"),
@@ -45,11 +45,13 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
 
   EXPECT_EQ(
       out.str(),
-      "1.txt: 2 added, 0 unchanged, 0 skipped, 0 errors\n"
+      "1.txt: 2 added, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 "
+      "rejected\n"
       "2.txt: rejected, nothing stored: 2.txt: line 1, byte 0: no header: "
       "expected '<venue> <year> 论文列表' or '<venue> <year> paper list' as "
       "the first line\n"
-      "3.txt: 1 added, 1 unchanged, 0 skipped, 0 errors\n"
+      "3.txt: 1 added, 0 updated, 1 unchanged, 0 removed, 0 skipped, "
+      "0 rejected\n"
       "a\\nb.txt: rejected, nothing stored: file name \"a\\nb.txt\" contains a "
       "control character\n");
   EXPECT_EQ(report.stored, 2);
@@ -59,7 +61,7 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
 }
 
 TEST_F(BulkIngestTest, InterruptedRunCommitsNothingMore) {
-  Ingester ingester(writer_.get());
+  Ingester ingester(writer_.get(), store_.get());
   const std::vector<std::string> paths = {
       Write("1.txt", "ICLR 2024 论文列表\n\nAlpha.\n"),
       Write("2.txt", "ICLR 2024 论文列表\n\nBeta.\n"),

@@ -1,27 +1,72 @@
-// gRPC handlers of paperdb.v1.IngestService: thin wrappers over Ingester.
+// gRPC handlers of paperdb.v1.IngestService: thin wrappers over Ingester and
+// IndexWriter that receive streamed files, enforce limits and map errors to
+// gRPC status codes.
 //
-// Thread safety: handlers may run concurrently.
+// Thread safety: handlers may run concurrently; the IndexWriter serializes
+// the commits.
 
 #ifndef PAPERDB_INGEST_SERVICE_INGEST_SERVICE_IMPL_H_
 #define PAPERDB_INGEST_SERVICE_INGEST_SERVICE_IMPL_H_
 
+#include <atomic>
+
+#include "absl/time/time.h"
 #include "ingest_service/ingester.h"
+#include "paperdb/index/index_writer.h"
+#include "paperdb/storage/store.h"
 #include "paperdb/v1/ingest_service.grpc.pb.h"
 
 namespace paperdb::ingest {
 
+struct IngestServiceOptions {
+  // IngestFile calls running at once; more get RESOURCE_EXHAUSTED. With the
+  // file size limit this bounds the memory ingest can take: each running
+  // call holds its file and the file's analysis (about 3x its size).
+  int max_concurrent_ingests = 2;
+  // Longest an IngestFile call may take, from its first message to its
+  // commit, when the client sets no earlier deadline.
+  absl::Duration max_ingest_time = absl::Minutes(10);
+};
+
 class IngestServiceImpl final : public v1::IngestService::Service {
  public:
-  // `ingester` must outlive the service.
-  explicit IngestServiceImpl(Ingester* ingester) : ingester_(ingester) {}
+  // Every pointer must outlive the service; `store` is the primary that
+  // `writer` writes and `ingester` commits through `writer`.
+  IngestServiceImpl(Ingester* ingester, index::IndexWriter* writer,
+                    const storage::Store* store,
+                    IngestServiceOptions options = {})
+      : ingester_(ingester),
+        writer_(writer),
+        store_(store),
+        options_(options) {}
 
-  // INVALID_ARGUMENT for an empty file_name or a malformed file.
+  // Reads the stream (first message names the file), then ingests the file.
+  // Errors as documented in ingest_service.proto.
   grpc::Status IngestFile(grpc::ServerContext* context,
-                          const v1::IngestFileRequest* request,
+                          grpc::ServerReader<v1::IngestFileRequest>* reader,
                           v1::IngestFileResponse* response) override;
 
+  // INVALID_ARGUMENT for an empty name, NOT_FOUND for an unknown paper.
+  grpc::Status DeletePaper(grpc::ServerContext* context,
+                           const v1::DeletePaperRequest* request,
+                           v1::DeletePaperResponse* response) override;
+
+  // INVALID_ARGUMENT for an empty name, NOT_FOUND for an unknown file.
+  grpc::Status DeleteSource(grpc::ServerContext* context,
+                            const v1::DeleteSourceRequest* request,
+                            v1::DeleteSourceResponse* response) override;
+
+  // INVALID_ARGUMENT for a negative page_size or a bad page_token.
+  grpc::Status ListSources(grpc::ServerContext* context,
+                           const v1::ListSourcesRequest* request,
+                           v1::ListSourcesResponse* response) override;
+
  private:
-  Ingester* ingester_;  // Not owned.
+  Ingester* ingester_;           // Not owned.
+  index::IndexWriter* writer_;   // Not owned.
+  const storage::Store* store_;  // Not owned.
+  const IngestServiceOptions options_;
+  std::atomic<int> running_ingests_{0};
 };
 
 }  // namespace paperdb::ingest

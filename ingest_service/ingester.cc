@@ -6,12 +6,16 @@
 #include <optional>
 #include <sstream>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/paper_builder.h"
+#include "paperdb/common/hash.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/storage/paper_table.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
@@ -40,78 +44,232 @@ absl::Status ValidateFileName(absl::string_view file_name) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<FileSummary> Ingester::IngestContent(absl::string_view file_name,
-                                                    absl::string_view content) {
-  PAPERDB_ASSIGN_OR_RETURN(PreparedFile file, Prepare(file_name, content));
+namespace {
+
+// Why `text` may not be stored on its own, or "" if it may.
+std::string ParagraphProblem(absl::string_view text,
+                             const IngestOptions& options) {
+  if (text.size() > options.max_abstract_bytes) {
+    return absl::StrCat("abstract of ", text.size(),
+                        " bytes is longer than the limit of ",
+                        options.max_abstract_bytes, " (--max_abstract_bytes)");
+  }
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != ' ') continue;
+    if (i - start > options.max_word_bytes) {
+      return absl::StrCat("word of ", i - start, " bytes at byte ", start,
+                          " of the abstract is longer than the limit of ",
+                          options.max_word_bytes, " (--max_word_bytes)");
+    }
+    start = i + 1;
+  }
+  return "";
+}
+
+v1::ParagraphOutcome::Outcome ToProto(index::PaperOutcome outcome) {
+  switch (outcome) {
+    case index::PaperOutcome::kAdded:
+      return v1::ParagraphOutcome::OUTCOME_ADDED;
+    case index::PaperOutcome::kUnchanged:
+      return v1::ParagraphOutcome::OUTCOME_UNCHANGED;
+    case index::PaperOutcome::kUpdated:
+      return v1::ParagraphOutcome::OUTCOME_UPDATED;
+    case index::PaperOutcome::kSkipped:
+      return v1::ParagraphOutcome::OUTCOME_SKIPPED;
+  }
+  return v1::ParagraphOutcome::OUTCOME_UNSPECIFIED;
+}
+
+// The response for `file`, given what the writer did with its papers.
+v1::IngestFileResponse Respond(const PreparedFile& file,
+                               const index::FileResult& result) {
+  v1::IngestFileResponse response;
+  response.set_added(result.added);
+  response.set_unchanged(result.unchanged);
+  response.set_updated(result.updated);
+  response.set_skipped(result.skipped);
+  response.set_removed(static_cast<int32_t>(result.removed.size()));
+  *response.mutable_source() = result.source;
+  absl::flat_hash_map<absl::string_view, uint32_t> first_ordinal;
+  for (const PreparedParagraph& paragraph : file.paragraphs) {
+    v1::ParagraphOutcome outcome;
+    outcome.set_paragraph_ordinal(paragraph.ordinal);
+    outcome.set_line_number(paragraph.line_number);
+    outcome.set_byte_offset(paragraph.byte_offset);
+    switch (paragraph.kind) {
+      case PreparedParagraph::Kind::kRejected:
+        response.set_rejected(response.rejected() + 1);
+        outcome.set_outcome(v1::ParagraphOutcome::OUTCOME_REJECTED);
+        outcome.set_reason(paragraph.reason);
+        break;
+      case PreparedParagraph::Kind::kWordless:
+        response.set_skipped(response.skipped() + 1);
+        outcome.set_outcome(v1::ParagraphOutcome::OUTCOME_SKIPPED);
+        outcome.set_reason("no word: not an abstract");
+        break;
+      case PreparedParagraph::Kind::kPaper: {
+        const absl::string_view id = file.papers[paragraph.paper].paper.id();
+        outcome.set_paper_id(std::string(id));
+        outcome.set_outcome(ToProto(result.outcomes[paragraph.paper]));
+        outcome.set_replaced_paper_id(result.replaced[paragraph.paper]);
+        auto [first, inserted] = first_ordinal.emplace(id, paragraph.ordinal);
+        if (!inserted) {
+          outcome.set_reason(absl::StrCat("repeats paragraph ", first->second));
+        }
+        break;
+      }
+    }
+    if (outcome.outcome() == v1::ParagraphOutcome::OUTCOME_UNCHANGED) continue;
+    if (response.paragraphs_size() >= kMaxListedParagraphs) {
+      response.set_paragraphs_truncated(true);
+      continue;
+    }
+    *response.add_paragraphs() = std::move(outcome);
+  }
+  for (const std::string& id : result.removed) {
+    if (response.removed_paper_ids_size() >= kMaxListedParagraphs) break;
+    response.add_removed_paper_ids(id);
+  }
+  return response;
+}
+
+}  // namespace
+
+absl::StatusOr<v1::IngestFileResponse> Ingester::IngestContent(
+    absl::string_view file_name, absl::string_view content,
+    const CancelledFn& cancelled) {
+  PAPERDB_ASSIGN_OR_RETURN(PreparedFile file,
+                           Prepare(file_name, content, cancelled));
+  if (cancelled && cancelled()) {
+    return absl::CancelledError(absl::StrCat(
+        file_name, ": cancelled before the commit; nothing stored"));
+  }
   std::vector<PreparedFile> files;
   files.push_back(std::move(file));
-  absl::StatusOr<std::vector<FileSummary>> summaries = Commit(std::move(files));
-  if (!summaries.ok()) {
+  absl::StatusOr<std::vector<v1::IngestFileResponse>> responses =
+      Commit(std::move(files));
+  if (!responses.ok()) {
     return absl::Status(
-        summaries.status().code(),
-        absl::StrCat(file_name, ": ", summaries.status().message()));
+        responses.status().code(),
+        absl::StrCat(file_name, ": ", responses.status().message()));
   }
-  return (*summaries)[0];
+  return std::move((*responses)[0]);
 }
 
 absl::StatusOr<PreparedFile> Ingester::Prepare(
-    absl::string_view file_name, absl::string_view content) const {
+    absl::string_view file_name, absl::string_view content,
+    const CancelledFn& cancelled) const {
   PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name));
+  if (content.size() > options_.max_file_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file_name, ": file of ", content.size(),
+                     " bytes is larger than the limit of ",
+                     options_.max_file_bytes, " (--max_file_mib)"));
+  }
+  if (content.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(file_name,
+                     ": file is empty; expected a header line such "
+                     "as \"ICLR 2024 paper list\""));
+  }
   PAPERDB_ASSIGN_OR_RETURN(const ParsedAbstractList list,
                            ParseAbstractList(file_name, content));
+  if (list.abstracts.size() > options_.max_paragraphs) {
+    const ParsedAbstract& first_over = list.abstracts[options_.max_paragraphs];
+    return absl::InvalidArgumentError(absl::StrCat(
+        file_name, ": line ", first_over.line_number, ", byte ",
+        first_over.byte_offset, ": file holds ", list.abstracts.size(),
+        " paragraphs, more than the limit of ", options_.max_paragraphs,
+        " (--max_paragraphs); split it into several files"));
+  }
   PreparedFile file;
   file.file_name = std::string(file_name);
-  file.papers.reserve(list.abstracts.size());
-  for (const ParsedAbstract& abstract : list.abstracts) {
-    if (abstract.text.size() > options_.max_abstract_bytes) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          file_name, ": line ", abstract.line_number, ", byte ",
-          abstract.byte_offset, ": abstract of ", abstract.text.size(),
-          " bytes is longer than the limit of ", options_.max_abstract_bytes,
-          " (--max_abstract_bytes)"));
+  file.content_hash = Hash128Hex(content);
+  // The same bytes as the stored file: its papers are those the source
+  // record lists, and nothing needs analyzing.
+  absl::flat_hash_set<std::string> stored_ids;
+  {
+    storage::PaperTable table(store_);
+    absl::StatusOr<storage::v1::SourceRecord> stored =
+        table.GetSource(file_name);
+    if (stored.ok() && stored->source().content_hash() == file.content_hash) {
+      file.analyzed = false;
+      stored_ids.insert(stored->paper_ids().begin(), stored->paper_ids().end());
     }
-    index::AnalyzedPaper analyzed =
-        index::IndexWriter::Analyze(BuildPaper(abstract, file_name));
-    if (analyzed.terms.empty() || !text::ContainsLetter(abstract.text)) {
-      // A separator or numbering line ("----", "1.", "[2]"): not a paper.
-      ++file.wordless;
-      continue;
+  }
+  for (bool mismatch = false;; mismatch = false) {
+    file.papers.clear();
+    file.paragraphs.clear();
+    file.papers.reserve(list.abstracts.size());
+    file.paragraphs.reserve(list.abstracts.size());
+    for (const ParsedAbstract& abstract : list.abstracts) {
+      if (cancelled && abstract.paragraph_ordinal % 1024 == 0 && cancelled()) {
+        return absl::CancelledError(absl::StrCat(
+            file_name, ": cancelled while parsing; nothing stored"));
+      }
+      PreparedParagraph& paragraph = file.paragraphs.emplace_back();
+      paragraph.ordinal = abstract.paragraph_ordinal;
+      paragraph.line_number = abstract.line_number;
+      paragraph.byte_offset = abstract.byte_offset;
+      paragraph.reason = ParagraphProblem(abstract.text, options_);
+      if (!paragraph.reason.empty()) {
+        paragraph.kind = PreparedParagraph::Kind::kRejected;
+        continue;
+      }
+      index::AnalyzedPaper analyzed;
+      analyzed.paper = BuildPaper(abstract, file_name);
+      if (file.analyzed || !stored_ids.contains(analyzed.paper.id())) {
+        analyzed = index::AnalyzePaper(std::move(analyzed.paper));
+        const bool wordless =
+            analyzed.terms.empty() || !text::ContainsLetter(abstract.text);
+        if (!wordless && !file.analyzed) {
+          // A paper the stored file lacks although the bytes are the same:
+          // the limits changed since. Compare paper by paper after all.
+          mismatch = true;
+          break;
+        }
+        if (wordless) {
+          // A separator or numbering line ("----", "1.", "[2]").
+          paragraph.kind = PreparedParagraph::Kind::kWordless;
+          continue;
+        }
+      }
+      paragraph.paper = file.papers.size();
+      file.papers.push_back(std::move(analyzed));
     }
-    file.papers.push_back(std::move(analyzed));
+    if (!mismatch) break;
+    file.analyzed = true;
+    file.content_hash.clear();
   }
   return file;
 }
 
-absl::StatusOr<std::vector<FileSummary>> Ingester::Commit(
+absl::StatusOr<std::vector<v1::IngestFileResponse>> Ingester::Commit(
     std::vector<PreparedFile> files) {
-  std::vector<index::AnalyzedPaper> papers;
-  std::vector<size_t> file_ends;  // Index past each file's last paper.
+  std::vector<index::FileUpdate> updates;
+  updates.reserve(files.size());
   for (PreparedFile& file : files) {
-    for (index::AnalyzedPaper& paper : file.papers)
-      papers.push_back(std::move(paper));
-    file_ends.push_back(papers.size());
-  }
-  PAPERDB_ASSIGN_OR_RETURN(const index::CommitResult result,
-                           writer_->Commit(std::move(papers)));
-  std::vector<FileSummary> summaries(files.size());
-  size_t f = 0;
-  for (size_t i = 0; i < result.outcomes.size(); ++i) {
-    while (i >= file_ends[f]) ++f;
-    switch (result.outcomes[i]) {
-      case index::PaperOutcome::kAdded:
-        ++summaries[f].added;
-        break;
-      case index::PaperOutcome::kUnchanged:
-        ++summaries[f].unchanged;
-        break;
-      case index::PaperOutcome::kSkipped:
-        ++summaries[f].skipped;
-        break;
+    index::FileUpdate& update = updates.emplace_back();
+    update.file_name = file.file_name;
+    update.content_hash = file.content_hash;
+    update.analyzed = file.analyzed;
+    // The papers move to the writer; Respond() needs only their ids.
+    update.papers.reserve(file.papers.size());
+    for (index::AnalyzedPaper& paper : file.papers) {
+      index::AnalyzedPaper& moved = update.papers.emplace_back();
+      moved.paper.set_id(paper.paper.id());
+      std::swap(moved, paper);
     }
   }
-  for (size_t i = 0; i < files.size(); ++i)
-    summaries[i].skipped += files[i].wordless;
-  return summaries;
+  PAPERDB_ASSIGN_OR_RETURN(const std::vector<index::FileResult> results,
+                           writer_->CommitFiles(std::move(updates)));
+  std::vector<v1::IngestFileResponse> responses;
+  responses.reserve(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    responses.push_back(Respond(files[i], results[i]));
+  }
+  return responses;
 }
 
 absl::StatusOr<std::vector<std::string>> ListInputFiles(

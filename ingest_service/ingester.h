@@ -7,28 +7,35 @@
 #ifndef PAPERDB_INGEST_SERVICE_INGESTER_H_
 #define PAPERDB_INGEST_SERVICE_INGESTER_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "paperdb/index/index_writer.h"
+#include "paperdb/storage/store.h"
+#include "paperdb/v1/ingest_service.pb.h"
 
 namespace paperdb::ingest {
 
-// Outcome counts for one file.
-struct FileSummary {
-  int added = 0;      // New papers.
-  int unchanged = 0;  // Papers already stored.
-  int skipped = 0;    // Paragraphs repeated within the file, or with no word.
+// Limits on what one file may hold. Each bounds memory: a file is held
+// whole while it is parsed and committed (it is stored atomically).
+struct IngestOptions {
+  // Largest file accepted, in bytes; a larger one is rejected whole.
+  size_t max_file_bytes = 64 << 20;
+  // Most paragraphs a file may hold; a file with more is rejected whole.
+  size_t max_paragraphs = 100000;
+  // Longest abstract accepted, in bytes. Real abstracts are a few KiB; a
+  // longer paragraph is rejected on its own.
+  size_t max_abstract_bytes = 256 << 10;
+  // Longest word (run of non-space characters) accepted, in bytes; a
+  // paragraph holding a longer one is rejected on its own.
+  size_t max_word_bytes = 2048;
 };
 
-// Limits on what one file may hold.
-struct IngestOptions {
-  // Longest abstract accepted, in bytes. Real abstracts are a few KiB; the
-  // limit keeps one paragraph from filling a search response (64 MiB).
-  size_t max_abstract_bytes = 256 << 10;
-};
+// Most paragraph outcomes one IngestFileResponse lists.
+inline constexpr int kMaxListedParagraphs = 10000;
 
 // Longest file name (a label) accepted, in bytes.
 inline constexpr size_t kMaxFileNameBytes = 1024;
@@ -38,41 +45,70 @@ inline constexpr size_t kMaxFileNameBytes = 1024;
 // name C-escaped in the message. The name is never opened as a path.
 absl::Status ValidateFileName(absl::string_view file_name);
 
+// One paragraph of a prepared file.
+struct PreparedParagraph {
+  enum class Kind { kPaper, kWordless, kRejected };
+  Kind kind = Kind::kPaper;
+  uint32_t ordinal = 0;      // 1-based among the file's paragraphs.
+  uint32_t line_number = 0;  // 1-based.
+  uint64_t byte_offset = 0;
+  size_t paper = 0;    // kPaper: index into PreparedFile::papers.
+  std::string reason;  // kRejected: why.
+};
+
 // A file parsed and analyzed, ready to commit.
 struct PreparedFile {
   std::string file_name;
+  std::string content_hash;  // XXH3-128 hex of the file's bytes.
   std::vector<index::AnalyzedPaper> papers;
-  int wordless = 0;  // Paragraphs without a word, skipped.
+  std::vector<PreparedParagraph> paragraphs;  // In file order.
+  // False if the file had the stored file's content hash: its papers were
+  // not analyzed (index::FileUpdate::analyzed).
+  bool analyzed = true;
 };
+
+// Returns true once the caller has given up (client gone, deadline passed).
+using CancelledFn = std::function<bool()>;
 
 class Ingester {
  public:
-  // `writer` must outlive the ingester.
-  explicit Ingester(index::IndexWriter* writer, IngestOptions options = {})
-      : writer_(writer), options_(options) {}
+  // `writer` must outlive the ingester; `store` is the store it writes.
+  Ingester(index::IndexWriter* writer, const storage::Store* store,
+           IngestOptions options = {})
+      : writer_(writer), store_(store), options_(options) {}
+
+  const IngestOptions& options() const { return options_; }
 
   // Parses `content` (the bytes of a file labelled `file_name`) and stores
-  // its papers in one atomic batch. INVALID_ARGUMENT for a bad file name,
-  // or (naming file, line and byte) for a malformed file or an abstract
-  // over the size limit, in which case nothing is written; store errors as
-  // from IndexWriter::Commit(). Paragraphs without a word are skipped.
-  absl::StatusOr<FileSummary> IngestContent(absl::string_view file_name,
-                                            absl::string_view content);
+  // it in one atomic batch, replacing a stored file of the same name. The
+  // response lists each paragraph's outcome. INVALID_ARGUMENT for a bad file
+  // name, or (naming file, line and byte) for an empty or malformed file or
+  // one over the file limits, in which case nothing is written; CANCELLED if
+  // `cancelled` returns true before the commit; store errors as from
+  // IndexWriter::CommitFiles(). Paragraphs over the abstract or word limits
+  // are rejected on their own, the rest of the file stored.
+  absl::StatusOr<v1::IngestFileResponse> IngestContent(
+      absl::string_view file_name, absl::string_view content,
+      const CancelledFn& cancelled = nullptr);
 
   // The first half of IngestContent(): validates, parses and analyzes,
   // writing nothing. Thread-safe and lock-free, so files can be prepared in
-  // parallel. Same errors as IngestContent().
-  absl::StatusOr<PreparedFile> Prepare(absl::string_view file_name,
-                                       absl::string_view content) const;
+  // parallel. A file with the content hash of the stored file of its name
+  // is not analyzed (re-ingesting a directory skips unchanged files fast).
+  // Same errors as IngestContent().
+  absl::StatusOr<PreparedFile> Prepare(
+      absl::string_view file_name, absl::string_view content,
+      const CancelledFn& cancelled = nullptr) const;
 
-  // The second half: stores the papers of all `files` in one atomic batch
-  // (bulk ingest commits several files at once). One summary per file, in
-  // order. Store errors as from IndexWriter::Commit().
-  absl::StatusOr<std::vector<FileSummary>> Commit(
+  // The second half: stores all `files` in one atomic batch (bulk ingest
+  // commits several files at once). One response per file, in order. Store
+  // errors as from IndexWriter::CommitFiles().
+  absl::StatusOr<std::vector<v1::IngestFileResponse>> Commit(
       std::vector<PreparedFile> files);
 
  private:
-  index::IndexWriter* writer_;  // Not owned.
+  index::IndexWriter* writer_;   // Not owned.
+  const storage::Store* store_;  // Not owned.
   IngestOptions options_;
 };
 

@@ -28,9 +28,28 @@
 
 ABSL_FLAG(std::string, db, "",
           "RocksDB store directory (created if missing); required");
+ABSL_FLAG(size_t, max_file_mib, 64,
+          "largest file accepted, in MiB; a larger file is rejected whole. "
+          "Each running ingest holds its file and its analysis in memory "
+          "(about 3x the file)");
+ABSL_FLAG(
+    size_t, max_paragraphs, 100000,
+    "most paragraphs a file may hold; a file with more is rejected whole");
 ABSL_FLAG(size_t, max_abstract_bytes, 256 << 10,
-          "longest abstract accepted, in bytes; a file with a longer one is "
-          "rejected whole");
+          "longest abstract accepted, in bytes; a longer paragraph is rejected "
+          "on its own and the rest of the file stored");
+ABSL_FLAG(size_t, max_word_bytes, 2048,
+          "longest word (run of non-space characters) accepted, in bytes; a "
+          "paragraph with a longer one is rejected on its own");
+ABSL_FLAG(int, max_concurrent_ingests, 2,
+          "serve mode: IngestFile calls running at once; more get "
+          "RESOURCE_EXHAUSTED. Bounds memory with --max_file_mib");
+ABSL_FLAG(int, max_ingest_seconds, 600,
+          "serve mode: longest an IngestFile call may take (from its first "
+          "message to its commit) when the client sets no earlier deadline");
+ABSL_FLAG(int, max_message_mib, 16,
+          "serve mode: largest gRPC message accepted, in MiB (stream files in "
+          "smaller chunks)");
 ABSL_FLAG(size_t, batch_mib, 16,
           "one-shot mode: input MiB committed per atomic batch (whole files)");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50052",
@@ -70,10 +89,12 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
               << " files; every file listed above as added is stored whole\n";
     return 128 + interrupt_signal.load();
   }
+  const paperdb::ingest::IngestTotals& t = report.total;
   std::cout << "total: " << files->size()
-            << (files->size() == 1 ? " file, " : " files, ")
-            << report.total.added << " added, " << report.total.unchanged
-            << " unchanged, " << report.total.skipped << " skipped, "
+            << (files->size() == 1 ? " file, " : " files, ") << t.added
+            << " added, " << t.updated << " updated, " << t.unchanged
+            << " unchanged, " << t.removed << " removed, " << t.skipped
+            << " skipped, " << t.rejected << " paragraphs rejected, "
             << report.rejected << " files rejected\n";
   return report.rejected == 0 ? 0 : 1;
 }
@@ -101,9 +122,10 @@ int Verify(const std::string& db) {
       for (const std::string& problem : report->problems) {
         std::cout << "problem: " << problem << "\n";
       }
-      std::cout << db << ": " << report->papers << " papers, " << report->terms
-                << " terms, " << report->postings << " postings, "
-                << report->problem_count << " problems\n";
+      std::cout << db << ": " << report->sources << " files, " << report->papers
+                << " papers, " << report->terms << " terms, "
+                << report->postings << " postings, " << report->problem_count
+                << " problems\n";
       status = report->problem_count == 0 ? 0 : 1;
     }
   }
@@ -140,9 +162,19 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (absl::GetFlag(FLAGS_batch_mib) < 1 ||
-      absl::GetFlag(FLAGS_max_abstract_bytes) < 1) {
-    std::cerr << "ingest_service: --batch_mib and --max_abstract_bytes must be "
-                 ">= 1\n";
+      absl::GetFlag(FLAGS_max_abstract_bytes) < 1 ||
+      absl::GetFlag(FLAGS_max_file_mib) < 1 ||
+      absl::GetFlag(FLAGS_max_file_mib) > 4095 ||
+      absl::GetFlag(FLAGS_max_paragraphs) < 1 ||
+      absl::GetFlag(FLAGS_max_word_bytes) < 1 ||
+      absl::GetFlag(FLAGS_max_concurrent_ingests) < 1 ||
+      absl::GetFlag(FLAGS_max_ingest_seconds) < 1 ||
+      absl::GetFlag(FLAGS_max_message_mib) < 1 ||
+      absl::GetFlag(FLAGS_max_message_mib) > 1024) {
+    std::cerr << "ingest_service: --batch_mib, --max_file_mib (< 4096), "
+                 "--max_paragraphs, --max_abstract_bytes, --max_word_bytes, "
+                 "--max_concurrent_ingests, --max_ingest_seconds and "
+                 "--max_message_mib (<= 1024) must be >= 1\n";
     return 2;
   }
   auto store = paperdb::storage::Store::OpenPrimary(absl::GetFlag(FLAGS_db));
@@ -156,8 +188,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   paperdb::ingest::IngestOptions ingest_options;
+  ingest_options.max_file_bytes = absl::GetFlag(FLAGS_max_file_mib) << 20;
+  ingest_options.max_paragraphs = absl::GetFlag(FLAGS_max_paragraphs);
   ingest_options.max_abstract_bytes = absl::GetFlag(FLAGS_max_abstract_bytes);
-  paperdb::ingest::Ingester ingester(writer->get(), ingest_options);
+  ingest_options.max_word_bytes = absl::GetFlag(FLAGS_max_word_bytes);
+  paperdb::ingest::Ingester ingester(writer->get(), store->get(),
+                                     ingest_options);
   if (!serve) {
     const int status = IngestFiles(ingester, paths);
     if (const absl::Status flushed = (*store)->Flush(); !flushed.ok()) {
@@ -167,10 +203,17 @@ int main(int argc, char** argv) {
     return status;
   }
 
-  paperdb::ingest::IngestServiceImpl service(&ingester);
+  paperdb::ingest::IngestServiceOptions service_options;
+  service_options.max_concurrent_ingests =
+      absl::GetFlag(FLAGS_max_concurrent_ingests);
+  service_options.max_ingest_time =
+      absl::Seconds(absl::GetFlag(FLAGS_max_ingest_seconds));
+  paperdb::ingest::IngestServiceImpl service(&ingester, writer->get(),
+                                             store->get(), service_options);
   paperdb::rpc::HealthService health;
   paperdb::rpc::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
+  options.max_message_bytes = absl::GetFlag(FLAGS_max_message_mib) << 20;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
     std::cerr << "ingest_service: " << server.status().message() << "\n";

@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "paperdb/common/hash.h"
+#include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
-#include "query_service/page_token.h"
 #include "query_service/search_result_builder.h"
 
 namespace paperdb::query {

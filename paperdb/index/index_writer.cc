@@ -1,35 +1,23 @@
 #include "paperdb/index/index_writer.h"
 
-#include <algorithm>
 #include <string>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "paperdb/common/status_macros.h"
-#include "paperdb/index/posting_block.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
-#include "paperdb/text/analyzer.h"
 
 namespace paperdb::index {
 namespace {
 
 using storage::Column;
-
-// Postings of one term within one commit, in doc order.
-struct TermPostings {
-  struct Posting {
-    uint32_t doc;
-    uint32_t doc_length;
-    std::vector<uint32_t> positions;
-  };
-  std::vector<Posting> postings;
-};
 
 // Reads the whole "terms" family: term -> document frequency.
 absl::StatusOr<absl::flat_hash_map<std::string, uint32_t>>
@@ -51,12 +39,137 @@ ReadDocumentFrequencies(const storage::Store& store) {
 }
 
 google::protobuf::Timestamp Now() {
-  const absl::Time now = absl::Now();
+  const int64_t micros = absl::ToUnixMicros(absl::Now());
   google::protobuf::Timestamp ts;
-  const int64_t micros = absl::ToUnixMicros(now);
   ts.set_seconds(micros / 1000000);
   ts.set_nanos(static_cast<int32_t>((micros % 1000000) * 1000));
   return ts;
+}
+
+// Removes `file_name` from `paper`'s sources. Returns true if it was there.
+bool RemoveSource(v1::Paper& paper, absl::string_view file_name) {
+  auto* sources = paper.mutable_sources();
+  for (int i = 0; i < sources->size(); ++i) {
+    if (sources->Get(i).file_name() == file_name) {
+      sources->erase(sources->begin() + i);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Takes `file_name` away from the stored paper `paper_id`, deleting the
+// paper if no other file holds it. Returns true if it was deleted.
+absl::StatusOr<bool> DropFromFile(ChangeSet& change, absl::string_view paper_id,
+                                  absl::string_view file_name) {
+  PAPERDB_ASSIGN_OR_RETURN(PaperState * paper, change.FindPaper(paper_id));
+  if (paper == nullptr) {
+    return absl::DataLossError(
+        absl::StrCat("file \"", absl::CHexEscape(file_name), "\" lists paper ",
+                     paper_id, ", which is not stored"));
+  }
+  RemoveSource(*paper->record.mutable_paper(), file_name);
+  if (paper->record.paper().sources_size() == 0) {
+    change.DeletePaper(paper);
+    return true;
+  }
+  paper->dirty = true;
+  return false;
+}
+
+// Applies one file's new contents to `change`.
+absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
+  FileResult result;
+  const size_t n = file.papers.size();
+  result.outcomes.resize(n, PaperOutcome::kUnchanged);
+  result.replaced.resize(n);
+  // The file's distinct ids, in order; repeats are skipped.
+  std::vector<std::string> ids;
+  absl::flat_hash_set<std::string> id_set;
+  std::vector<size_t> unique_index(n);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& id = file.papers[i].paper.id();
+    if (!id_set.insert(id).second) {
+      result.outcomes[i] = PaperOutcome::kSkipped;
+      ++result.skipped;
+      continue;
+    }
+    unique_index[i] = ids.size();
+    ids.push_back(id);
+  }
+
+  PAPERDB_ASSIGN_OR_RETURN(storage::v1::SourceRecord * stored,
+                           change.FindSource(file.file_name));
+  if (stored != nullptr && !file.content_hash.empty() &&
+      stored->source().content_hash() == file.content_hash) {
+    // The same bytes as last time: nothing to write.
+    result.unchanged = static_cast<int>(ids.size());
+    result.source = stored->source();
+    return result;
+  }
+  if (!file.analyzed) {
+    // Prepared as unchanged, but the stored file changed since.
+    for (AnalyzedPaper& paper : file.papers) {
+      paper = AnalyzePaper(std::move(paper.paper));
+    }
+  }
+  const std::vector<std::string> old_ids =
+      stored != nullptr ? std::vector<std::string>(stored->paper_ids().begin(),
+                                                   stored->paper_ids().end())
+                        : std::vector<std::string>();
+
+  for (size_t i = 0; i < n; ++i) {
+    if (result.outcomes[i] == PaperOutcome::kSkipped) continue;
+    AnalyzedPaper& analyzed = file.papers[i];
+    const v1::Source& source = analyzed.paper.sources(0);
+    PAPERDB_ASSIGN_OR_RETURN(PaperState * paper,
+                             change.FindPaper(analyzed.paper.id()));
+    if (paper != nullptr) {
+      // Stored already: record where this file holds it now.
+      v1::Paper& record = *paper->record.mutable_paper();
+      v1::Source* entry = nullptr;
+      for (v1::Source& s : *record.mutable_sources()) {
+        if (s.file_name() == file.file_name) entry = &s;
+      }
+      if (entry == nullptr) {
+        *record.add_sources() = source;
+        paper->dirty = true;
+      } else if (entry->SerializeAsString() != source.SerializeAsString()) {
+        *entry = source;
+        paper->dirty = true;
+      }
+      ++result.unchanged;
+      continue;
+    }
+    const size_t k = unique_index[i];
+    if (k < old_ids.size() && !id_set.contains(old_ids[k])) {
+      result.outcomes[i] = PaperOutcome::kUpdated;
+      result.replaced[i] = old_ids[k];
+      ++result.updated;
+    } else {
+      result.outcomes[i] = PaperOutcome::kAdded;
+      ++result.added;
+    }
+    PAPERDB_RETURN_IF_ERROR(change.AddPaper(std::move(analyzed)).status());
+  }
+  for (const std::string& id : old_ids) {
+    if (id_set.contains(id)) continue;
+    PAPERDB_RETURN_IF_ERROR(DropFromFile(change, id, file.file_name).status());
+    result.removed.push_back(id);
+  }
+
+  storage::v1::SourceRecord record;
+  v1::SourceFile& source = *record.mutable_source();
+  source.set_file_name(file.file_name);
+  source.set_content_hash(file.content_hash);
+  source.set_paper_count(static_cast<int32_t>(ids.size()));
+  *source.mutable_create_time() =
+      stored != nullptr ? stored->source().create_time() : change.now();
+  *source.mutable_update_time() = change.now();
+  for (std::string& id : ids) record.add_paper_ids(std::move(id));
+  result.source = source;
+  change.PutSource(std::move(record));
+  return result;
 }
 
 }  // namespace
@@ -75,169 +188,119 @@ storage::v1::CorpusStats IndexWriter::stats() const {
   return stats_;
 }
 
-AnalyzedPaper IndexWriter::Analyze(v1::Paper paper) {
-  AnalyzedPaper analyzed;
-  const std::vector<text::AnalyzedToken> tokens =
-      text::ThreadLocalAnalyzer().Analyze(paper.abstract());
-  analyzed.doc_length = static_cast<uint32_t>(tokens.size());
-  absl::flat_hash_map<absl::string_view, size_t> slot;
-  for (const text::AnalyzedToken& token : tokens) {
-    auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
-    if (inserted) analyzed.terms.push_back({token.term, {}});
-    analyzed.terms[it->second].positions.push_back(token.position);
+absl::Status IndexWriter::Apply(ChangeSet& change) {
+  storage::WriteBatch batch;
+  PAPERDB_RETURN_IF_ERROR(change.Write(&batch));
+  PAPERDB_RETURN_IF_ERROR(store_->Write(batch));
+  stats_ = change.stats();
+  for (const auto& [term, df] : change.df_updates()) {
+    if (df == 0) {
+      dfs_.erase(term);
+    } else {
+      dfs_[term] = df;
+    }
   }
-  analyzed.paper = std::move(paper);
-  return analyzed;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<FileResult>> IndexWriter::CommitFiles(
+    std::vector<FileUpdate> files) {
+  absl::MutexLock lock(&mu_);
+  ChangeSet change(store_, stats_, &dfs_, Now());
+  std::vector<FileResult> results;
+  results.reserve(files.size());
+  for (FileUpdate& file : files) {
+    PAPERDB_ASSIGN_OR_RETURN(FileResult result, ApplyFile(change, file));
+    results.push_back(std::move(result));
+  }
+  PAPERDB_RETURN_IF_ERROR(Apply(change));
+  return results;
 }
 
 absl::StatusOr<CommitResult> IndexWriter::Commit(
     std::vector<v1::Paper> papers) {
-  std::vector<AnalyzedPaper> analyzed;
-  analyzed.reserve(papers.size());
-  for (v1::Paper& paper : papers) analyzed.push_back(Analyze(std::move(paper)));
-  return Commit(std::move(analyzed));
+  std::vector<FileUpdate> files;
+  absl::flat_hash_map<std::string, size_t> file_of;
+  std::vector<std::pair<size_t, size_t>> slot;  // Per paper: file, index.
+  for (v1::Paper& paper : papers) {
+    const std::string& name = paper.sources(0).file_name();
+    auto [it, inserted] = file_of.emplace(name, files.size());
+    if (inserted) files.emplace_back().file_name = name;
+    FileUpdate& file = files[it->second];
+    slot.emplace_back(it->second, file.papers.size());
+    file.papers.push_back(AnalyzePaper(std::move(paper)));
+  }
+  PAPERDB_ASSIGN_OR_RETURN(const std::vector<FileResult> results,
+                           CommitFiles(std::move(files)));
+  CommitResult total;
+  for (const auto& [f, i] : slot) {
+    total.outcomes.push_back(results[f].outcomes[i]);
+  }
+  for (const FileResult& r : results) {
+    total.added += r.added;
+    total.unchanged += r.unchanged;
+    total.updated += r.updated;
+    total.skipped += r.skipped;
+    total.removed += static_cast<int>(r.removed.size());
+  }
+  return total;
 }
 
-namespace {
-
-// What one distinct paper id of a commit turns into.
-struct Entry {
-  AnalyzedPaper* added = nullptr;  // New paper: its analysis.
-  uint32_t existing_doc = 0;       // Stored paper: its doc id and record.
-  storage::v1::PaperRecord existing;
-  bool existing_changed = false;  // The stored record gained a source.
-
-  v1::Paper& paper() {
-    return added ? added->paper : *existing.mutable_paper();
-  }
-};
-
-bool HasSource(const v1::Paper& paper, const std::string& file_name) {
-  for (const v1::Source& s : paper.sources()) {
-    if (s.file_name() == file_name) return true;
-  }
-  return false;
-}
-
-}  // namespace
-
-absl::StatusOr<CommitResult> IndexWriter::Commit(
-    std::vector<AnalyzedPaper> papers) {
+absl::StatusOr<DeletePaperResult> IndexWriter::DeletePaper(
+    absl::string_view paper_id) {
   absl::MutexLock lock(&mu_);
-  CommitResult result;
-  // Phase 1: decide each paper's outcome. A repeat of an id seen earlier in
-  // this commit is skipped if it comes from the same file; from another file
-  // it adds that source (the commit may hold several whole files).
-  std::vector<Entry> entries;
-  entries.reserve(papers.size());
-  absl::flat_hash_map<std::string, size_t> entry_of;
-  for (AnalyzedPaper& analyzed : papers) {
-    const v1::Source& source = analyzed.paper.sources(0);
-    if (auto seen = entry_of.find(analyzed.paper.id());
-        seen != entry_of.end()) {
-      Entry& entry = entries[seen->second];
-      if (HasSource(entry.paper(), source.file_name())) {
-        result.outcomes.push_back(PaperOutcome::kSkipped);
-        ++result.skipped;
-        continue;
-      }
-      *entry.paper().add_sources() = source;
-      entry.existing_changed = entry.added == nullptr;
-      result.outcomes.push_back(PaperOutcome::kUnchanged);
-      ++result.unchanged;
-      continue;
-    }
-    entry_of.emplace(analyzed.paper.id(), entries.size());
-    Entry& entry = entries.emplace_back();
-    absl::StatusOr<uint32_t> existing = table_.FindDocId(analyzed.paper.id());
-    if (existing.ok()) {
-      PAPERDB_ASSIGN_OR_RETURN(entry.existing, table_.Get(*existing));
-      entry.existing_doc = *existing;
-      if (!HasSource(entry.existing.paper(), source.file_name())) {
-        *entry.existing.mutable_paper()->add_sources() = source;
-        entry.existing_changed = true;
-      }
-      result.outcomes.push_back(PaperOutcome::kUnchanged);
-      ++result.unchanged;
-      continue;
-    }
-    if (!absl::IsNotFound(existing.status())) return existing.status();
-    entry.added = &analyzed;
-    result.outcomes.push_back(PaperOutcome::kAdded);
-    ++result.added;
+  ChangeSet change(store_, stats_, &dfs_, Now());
+  PAPERDB_ASSIGN_OR_RETURN(PaperState * paper, change.FindPaper(paper_id));
+  if (paper == nullptr) {
+    return absl::NotFoundError(absl::StrCat("paper ", paper_id, " not found"));
   }
+  DeletePaperResult result;
+  result.paper_id = std::string(paper_id);
+  for (const v1::Source& source : paper->record.paper().sources()) {
+    result.file_names.push_back(source.file_name());
+    PAPERDB_ASSIGN_OR_RETURN(storage::v1::SourceRecord * record,
+                             change.FindSource(source.file_name()));
+    if (record == nullptr) continue;
+    auto* ids = record->mutable_paper_ids();
+    for (int i = 0; i < ids->size(); ++i) {
+      if (ids->Get(i) == paper_id) {
+        ids->erase(ids->begin() + i);
+        break;
+      }
+    }
+    v1::SourceFile& file = *record->mutable_source();
+    file.set_paper_count(ids->size());
+    // The stored bytes no longer describe the file's papers: ingesting the
+    // same bytes again must compare paper by paper, restoring this one.
+    file.clear_content_hash();
+    *file.mutable_update_time() = change.now();
+    change.MarkSourceDirty(source.file_name());
+  }
+  change.DeletePaper(paper);
+  PAPERDB_RETURN_IF_ERROR(Apply(change));
+  return result;
+}
 
-  // Phase 2: records and postings.
-  storage::WriteBatch batch;
-  storage::v1::CorpusStats stats = stats_;
-  absl::flat_hash_map<absl::string_view, TermPostings> index;
-  const google::protobuf::Timestamp now = Now();
-  for (Entry& entry : entries) {
-    if (entry.added == nullptr) {
-      if (entry.existing_changed) {
-        batch.Put(Column::kPapers, storage::PaperKey(entry.existing_doc),
-                  entry.existing.SerializeAsString());
-      }
-      continue;
-    }
-    if (stats.next_doc_id() == UINT32_MAX) {
-      return absl::ResourceExhaustedError(
-          "store holds the maximum number of papers");
-    }
-    const uint32_t doc = stats.next_doc_id();
-    stats.set_next_doc_id(doc + 1);
-    AnalyzedPaper& analyzed = *entry.added;
-    for (AnalyzedPaper::Term& term : analyzed.terms) {
-      index[term.term].postings.push_back(
-          {doc, analyzed.doc_length, std::move(term.positions)});
-    }
-    stats.set_doc_count(stats.doc_count() + 1);
-    stats.set_total_doc_length_terms(stats.total_doc_length_terms() +
-                                     analyzed.doc_length);
-    *analyzed.paper.mutable_ingest_time() = now;
-    batch.Put(Column::kPaperIds, analyzed.paper.id(), storage::PaperKey(doc));
-    storage::v1::PaperRecord record;
-    record.set_doc_length_terms(analyzed.doc_length);
-    *record.mutable_paper() = std::move(analyzed.paper);
-    batch.Put(Column::kPapers, storage::PaperKey(doc),
-              record.SerializeAsString());
+absl::StatusOr<DeleteSourceResult> IndexWriter::DeleteSource(
+    absl::string_view file_name) {
+  absl::MutexLock lock(&mu_);
+  ChangeSet change(store_, stats_, &dfs_, Now());
+  PAPERDB_ASSIGN_OR_RETURN(storage::v1::SourceRecord * record,
+                           change.FindSource(file_name));
+  if (record == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat("file \"", absl::CHexEscape(file_name), "\" not found"));
   }
-
-  // Keys go into the batch in sorted order: RocksDB's memtable remembers
-  // where the previous insert landed, so ordered inserts are much cheaper.
-  std::vector<const std::pair<const absl::string_view, TermPostings>*> terms;
-  terms.reserve(index.size());
-  for (const auto& entry : index) terms.push_back(&entry);
-  std::sort(terms.begin(), terms.end(),
-            [](const auto* a, const auto* b) { return a->first < b->first; });
-  std::vector<std::pair<absl::string_view, uint32_t>> new_dfs;
-  new_dfs.reserve(index.size());
-  for (const auto* entry : terms) {
-    const absl::string_view term = entry->first;
-    const std::vector<TermPostings::Posting>& postings = entry->second.postings;
-    for (size_t start = 0; start < postings.size();
-         start += kMaxPostingsPerBlock) {
-      PostingBlockBuilder block;
-      const size_t end =
-          std::min(postings.size(), start + kMaxPostingsPerBlock);
-      for (size_t i = start; i < end; ++i) {
-        block.Add(postings[i].doc, postings[i].doc_length,
-                  postings[i].positions);
-      }
-      batch.Put(Column::kPostings, storage::PostingKey(term, block.first_doc()),
-                block.Finish());
-    }
-    uint32_t df = static_cast<uint32_t>(postings.size());
-    if (auto known = dfs_.find(term); known != dfs_.end()) df += known->second;
-    new_dfs.emplace_back(term, df);
-    std::string encoded;
-    PutVarint32(df, &encoded);
-    batch.Put(Column::kTerms, term, encoded);
+  DeleteSourceResult result;
+  const std::vector<std::string> ids(record->paper_ids().begin(),
+                                     record->paper_ids().end());
+  for (const std::string& id : ids) {
+    PAPERDB_ASSIGN_OR_RETURN(const bool deleted,
+                             DropFromFile(change, id, file_name));
+    ++(deleted ? result.papers_deleted : result.papers_kept);
   }
-  batch.Put(Column::kMeta, storage::kStatsKey, stats.SerializeAsString());
-  PAPERDB_RETURN_IF_ERROR(store_->Write(batch));
-  stats_ = std::move(stats);
-  for (const auto& [term, df] : new_dfs) dfs_[term] = df;
+  change.DeleteSource(file_name);
+  PAPERDB_RETURN_IF_ERROR(Apply(change));
   return result;
 }
 

@@ -100,9 +100,9 @@ TEST_F(IndexWriterTest, AdvanceSkipsAcrossBlocksAndCommits) {
   std::vector<v1::Paper> first, second;
   for (int i = 0; i < 300; ++i) {
     (i < 150 ? first : second)
-        .push_back(
-            MakePaper("p" + std::to_string(i),
-                      "common " + std::string(i % 3 == 0 ? "rare" : "x")));
+        .push_back(MakePaper("p" + std::to_string(i),
+                             "common " + std::string(i % 3 == 0 ? "rare" : "x"),
+                             i < 150 ? "first.txt" : "second.txt"));
   }
   ASSERT_THAT(writer_->Commit(first), IsOk());
   ASSERT_THAT(writer_->Commit(second), IsOk());

@@ -3,9 +3,13 @@
 #include <memory>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/hash.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/change_set.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
@@ -15,6 +19,10 @@ namespace paperdb::index {
 namespace {
 
 using storage::Column;
+
+uint64_t PostingFingerprint(absl::string_view term, uint64_t tf) {
+  return Hash64(absl::StrCat(term, absl::string_view("\0", 1), tf));
+}
 
 class Checker {
  public:
@@ -47,6 +55,14 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
   // Papers: record -> doc length, and the id mapping both ways.
   absl::flat_hash_map<uint32_t, uint32_t> doc_length;
   absl::flat_hash_map<std::string, uint32_t> doc_of_id;
+  // Per doc, a fingerprint of its (term, tf) pairs: from the abstract
+  // analyzed again, and from the postings. They differ if any posting is
+  // missing, extra or wrong.
+  absl::flat_hash_map<uint32_t, uint64_t> analyzed_fingerprint;
+  absl::flat_hash_map<uint32_t, uint64_t> posting_fingerprint;
+  // (file name, paper id) pairs named by paper records, and how many of
+  // them source records confirm.
+  absl::flat_hash_set<std::pair<std::string, std::string>> paper_sources;
   uint64_t total_length = 0;
   uint32_t max_doc = 0;
   {
@@ -68,6 +84,26 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
       max_doc = std::max(max_doc, *doc);
       if (!doc_of_id.emplace(record.paper().id(), *doc).second) {
         check.Problem("paper id ", record.paper().id(), " has two records");
+      }
+      if (record.paper().sources_size() == 0) {
+        check.Problem("paper ", record.paper().id(), " has no source file");
+      }
+      for (const v1::Source& source : record.paper().sources()) {
+        if (!paper_sources.emplace(source.file_name(), record.paper().id())
+                 .second) {
+          check.Problem("paper ", record.paper().id(), " lists file \"",
+                        absl::CHexEscape(source.file_name()), "\" twice");
+        }
+      }
+      const AnalyzedPaper analyzed = AnalyzePaper(record.paper());
+      if (analyzed.doc_length != record.doc_length_terms()) {
+        check.Problem("paper ", record.paper().id(), " analyzes to ",
+                      analyzed.doc_length, " terms, its record says ",
+                      record.doc_length_terms());
+      }
+      uint64_t& fingerprint = analyzed_fingerprint[*doc];
+      for (const AnalyzedPaper::Term& term : analyzed.terms) {
+        fingerprint += PostingFingerprint(term.term, term.positions.size());
       }
     }
     PAPERDB_RETURN_IF_ERROR(it->status());
@@ -143,6 +179,8 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
       last_doc = block->header().last_doc;
       for (size_t i = 0; i < block->size(); ++i) {
         ++report.postings;
+        posting_fingerprint[block->doc(i)] +=
+            PostingFingerprint(term, block->tf(i));
         auto length = doc_length.find(block->doc(i));
         if (length == doc_length.end()) {
           check.Problem("term '", term, "' lists doc ", block->doc(i),
@@ -158,6 +196,62 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
     PAPERDB_RETURN_IF_ERROR(it->status());
   }
   report.terms = counted.size();
+  for (const auto& [doc, fingerprint] : analyzed_fingerprint) {
+    auto found = posting_fingerprint.find(doc);
+    if (found == posting_fingerprint.end() ? fingerprint != 0
+                                           : found->second != fingerprint) {
+      check.Problem("doc ", doc,
+                    ": postings do not match its abstract analyzed again");
+    }
+  }
+
+  // Source files against the papers' records.
+  {
+    uint64_t confirmed = 0;
+    std::unique_ptr<storage::StoreIterator> it =
+        store.NewIterator(Column::kSources);
+    for (it->Seek(""); it->Valid(); it->Next()) {
+      ++report.sources;
+      const std::string file(it->key());
+      storage::v1::SourceRecord record;
+      if (!record.ParseFromArray(it->value().data(),
+                                 static_cast<int>(it->value().size()))) {
+        check.Problem("source record \"", absl::CHexEscape(file),
+                      "\" does not parse");
+        continue;
+      }
+      if (record.source().file_name() != file) {
+        check.Problem("source record \"", absl::CHexEscape(file),
+                      "\" names file \"",
+                      absl::CHexEscape(record.source().file_name()), "\"");
+      }
+      if (record.source().paper_count() != record.paper_ids_size()) {
+        check.Problem("file \"", absl::CHexEscape(file), "\" counts ",
+                      record.source().paper_count(), " papers but lists ",
+                      record.paper_ids_size());
+      }
+      absl::flat_hash_set<absl::string_view> listed;
+      for (const std::string& id : record.paper_ids()) {
+        if (!listed.insert(id).second) {
+          check.Problem("file \"", absl::CHexEscape(file), "\" lists paper ",
+                        id, " twice");
+        } else if (!paper_sources.contains(std::make_pair(file, id))) {
+          check.Problem(
+              "file \"", absl::CHexEscape(file), "\" lists paper ", id,
+              doc_of_id.contains(id) ? ", whose record does not name the file"
+                                     : ", which is not stored");
+        } else {
+          ++confirmed;
+        }
+      }
+    }
+    PAPERDB_RETURN_IF_ERROR(it->status());
+    if (confirmed != paper_sources.size()) {
+      check.Problem(paper_sources.size() - confirmed,
+                    " paper sources name a file whose record does not list "
+                    "the paper");
+    }
+  }
   {
     uint64_t frequencies = 0;
     std::unique_ptr<storage::StoreIterator> it =

@@ -6,7 +6,10 @@
 // the sums over the records; every posting block decodes, blocks of a term
 // are in doc order without overlap, every posting names a stored paper with
 // the right document length, and each term's postings add up to its stored
-// document frequency (and no frequency lacks postings).
+// document frequency (and no frequency lacks postings); each paper's
+// postings are exactly those of its abstract analyzed again (so a deleted
+// paper's postings are gone); every paper has a source file, and source
+// records and paper records name each other.
 
 #ifndef PAPERDB_INDEX_VERIFIER_H_
 #define PAPERDB_INDEX_VERIFIER_H_
@@ -24,6 +27,7 @@ struct VerifyReport {
   uint64_t papers = 0;                // Paper records read.
   uint64_t terms = 0;                 // Distinct terms with postings.
   uint64_t postings = 0;              // Postings read.
+  uint64_t sources = 0;               // Source file records read.
   std::vector<std::string> problems;  // Empty if the store is consistent;
                                       // at most 100 are listed.
   uint64_t problem_count = 0;         // All problems, listed or not.

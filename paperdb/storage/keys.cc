@@ -33,6 +33,8 @@ const char* ColumnName(Column column) {
       return "postings";
     case Column::kTerms:
       return "terms";
+    case Column::kSources:
+      return "sources";
   }
   return "unknown";
 }

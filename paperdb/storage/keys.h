@@ -8,14 +8,16 @@
 //   "papers"       PaperKey(doc_id)             paperdb.storage.v1.PaperRecord
 //   "paper_ids"    external paper id            PaperKey(doc_id)
 //   "postings"     PostingKey(term, first_doc)  a posting block
-//   (posting_block.h) "terms"        term                         varint32
-//   document frequency
+//                                               (posting_block.h)
+//   "terms"        term                         varint32 document frequency
+//   "sources"      file name (a label)          paperdb.storage.v1.SourceRecord
 //
 // doc_id is the dense internal number postings use, assigned in ingest order
-// from 0. It is encoded big-endian, so RocksDB's bytewise order is numeric
-// order and a scan of "papers" or of one term's postings runs in doc order.
-// Terms never contain NUL, so PostingPrefix(term) cannot be a prefix of
-// another term's keys.
+// from 0 and never reused: a deleted paper's number stays unused, and a
+// paper deleted and ingested again gets a new one. It is encoded big-endian, so
+// RocksDB's bytewise order is numeric order and a scan of "papers" or of one
+// term's postings runs in doc order. Terms never contain NUL, so
+// PostingPrefix(term) cannot be a prefix of another term's keys.
 
 #ifndef PAPERDB_STORAGE_KEYS_H_
 #define PAPERDB_STORAGE_KEYS_H_
@@ -28,11 +30,19 @@
 
 namespace paperdb::storage {
 
-inline constexpr int kSchemaVersion = 1;
+// Version 2 added the "sources" family (updates and deletes).
+inline constexpr int kSchemaVersion = 2;
 
 // Column families, in the order they are created.
-enum class Column { kMeta = 0, kPapers, kPaperIds, kPostings, kTerms };
-inline constexpr int kColumnCount = 5;
+enum class Column {
+  kMeta = 0,
+  kPapers,
+  kPaperIds,
+  kPostings,
+  kTerms,
+  kSources
+};
+inline constexpr int kColumnCount = 6;
 
 // RocksDB name of `column`, e.g. "papers".
 const char* ColumnName(Column column);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/keys.h"
@@ -48,6 +49,43 @@ PaperTable::List(uint32_t start_doc, size_t limit) const {
     out.emplace_back(doc_id, std::move(record));
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+absl::StatusOr<v1::SourceRecord> PaperTable::GetSource(
+    absl::string_view file_name) const {
+  absl::StatusOr<std::string> value = store_->Get(Column::kSources, file_name);
+  if (absl::IsNotFound(value.status())) {
+    return absl::NotFoundError(
+        absl::StrCat("file \"", absl::CHexEscape(file_name), "\" not found"));
+  }
+  if (!value.ok()) return value.status();
+  v1::SourceRecord record;
+  if (!record.ParseFromString(*value)) {
+    return absl::DataLossError(absl::StrCat(
+        "source record \"", absl::CHexEscape(file_name), "\" does not parse"));
+  }
+  return record;
+}
+
+absl::StatusOr<std::vector<paperdb::v1::SourceFile>> PaperTable::ListSources(
+    size_t skip, size_t limit, size_t* total) const {
+  std::vector<paperdb::v1::SourceFile> out;
+  size_t seen = 0;
+  std::unique_ptr<StoreIterator> it = store_->NewIterator(Column::kSources);
+  for (it->Seek(""); it->Valid(); it->Next(), ++seen) {
+    if (seen < skip || out.size() >= limit) continue;
+    v1::SourceRecord record;
+    if (!record.ParseFromArray(it->value().data(),
+                               static_cast<int>(it->value().size()))) {
+      return absl::DataLossError(absl::StrCat("source record \"",
+                                              absl::CHexEscape(it->key()),
+                                              "\" does not parse"));
+    }
+    out.push_back(std::move(*record.mutable_source()));
+  }
+  PAPERDB_RETURN_IF_ERROR(it->status());
+  *total = seen;
   return out;
 }
 

@@ -1,4 +1,5 @@
-// PaperTable: typed access to the stored paper records and corpus statistics.
+// PaperTable: typed access to the stored paper records, source files and
+// corpus statistics.
 //
 // Thread safety: const methods may run concurrently (they only read the
 // Store). Holds a pointer to a Store it does not own.
@@ -33,6 +34,16 @@ class PaperTable {
   // Up to `limit` records with doc id >= `start_doc`, in doc id order.
   absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>> List(
       uint32_t start_doc, size_t limit) const;
+
+  // The record of source file `file_name`. NOT_FOUND if no such file is
+  // stored; DATA_LOSS if it does not parse.
+  absl::StatusOr<v1::SourceRecord> GetSource(absl::string_view file_name) const;
+
+  // Source files in file name order: up to `limit` after skipping `skip`.
+  // Sets `*total` to the number of files stored. DATA_LOSS if a record does
+  // not parse.
+  absl::StatusOr<std::vector<paperdb::v1::SourceFile>> ListSources(
+      size_t skip, size_t limit, size_t* total) const;
 
   // The stored corpus statistics; all zero for an empty store. DATA_LOSS if
   // they do not parse.

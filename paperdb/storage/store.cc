@@ -5,6 +5,7 @@
 #include <fstream>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
@@ -45,6 +46,29 @@ std::string ReadIdentity(const std::string& path) {
   std::string identity;
   std::getline(in, identity);
   return identity;
+}
+
+bool IsOurColumn(absl::string_view name) {
+  for (int i = 0; i < kColumnCount; ++i) {
+    if (name == ColumnName(static_cast<Column>(i))) return true;
+  }
+  return false;
+}
+
+// True if `dir` holds nothing but files RocksDB creates before CURRENT.
+bool OnlyRocksDbFiles(const std::string& dir) {
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name != "LOCK" && name != "IDENTITY" &&
+        !absl::StartsWith(name, "LOG") &&
+        !absl::StartsWith(name, "MANIFEST-") &&
+        !absl::StartsWith(name, "OPTIONS-") && !absl::EndsWith(name, ".log") &&
+        !absl::EndsWith(name, ".dbtmp")) {
+      return false;
+    }
+  }
+  return !error;
 }
 
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
@@ -114,22 +138,27 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
   }
   // A directory that holds files but no RocksDB database is someone else's
   // (or the input files): refuse it rather than write a store among them.
+  // Only the files RocksDB writes before CURRENT are allowed: a creation
+  // killed early left them, and opening again finishes it.
   if (!std::filesystem::exists(std::filesystem::path(path) / "CURRENT") &&
-      !std::filesystem::is_empty(path, error)) {
+      !OnlyRocksDbFiles(path)) {
     return absl::FailedPreconditionError(
         absl::StrCat(path,
                      " is not empty and holds no paperdb store; give a new or "
                      "empty directory"));
   }
-  // An existing RocksDB database without paperdb's column families is
-  // someone else's: refuse it rather than add families to it.
+  // An existing RocksDB database with column families other than paperdb's
+  // is someone else's: refuse it rather than add families to it. (One with
+  // only some of paperdb's is a store whose creation was interrupted.)
   std::vector<std::string> families;
   if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &families)
-          .ok() &&
-      std::find(families.begin(), families.end(), ColumnName(Column::kMeta)) ==
-          families.end()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        path, " holds a RocksDB database that is not a paperdb store"));
+          .ok()) {
+    for (const std::string& family : families) {
+      if (family != rocksdb::kDefaultColumnFamilyName && !IsOurColumn(family)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            path, " holds a RocksDB database that is not a paperdb store"));
+      }
+    }
   }
   rocksdb::DBOptions options;
   options.create_if_missing = true;
@@ -149,10 +178,22 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
     }
     return FromRocksDbStatus(s, absl::StrCat("opening store ", path));
   }
+  // paperdb never writes the "default" family: data there means the
+  // database is someone else's, which a foreign database with only that
+  // family would otherwise not reveal.
+  std::unique_ptr<rocksdb::Iterator> foreign(
+      db->NewIterator(rocksdb::ReadOptions(), handles[0]));
+  foreign->SeekToFirst();
+  const bool is_foreign = foreign->Valid();
+  foreign.reset();
   std::unique_ptr<Store> store(new Store(path, /*secondary=*/false));
   store->db_.reset(db);
   store->db_->DestroyColumnFamilyHandle(handles[0]);  // "default" is unused.
   store->handles_.assign(handles.begin() + 1, handles.end());
+  if (is_foreign) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, " holds a RocksDB database that is not a paperdb store"));
+  }
   PAPERDB_RETURN_IF_ERROR(store->CheckSchema(/*create=*/true));
   return store;
 }
@@ -162,6 +203,19 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
   if (!std::filesystem::exists(std::filesystem::path(path) / "CURRENT")) {
     return absl::NotFoundError(absl::StrCat("no paperdb store at ", path,
                                             " (run ingest_service first)"));
+  }
+  std::vector<std::string> families;
+  if (rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &families)
+          .ok()) {
+    for (int i = 0; i < kColumnCount; ++i) {
+      const char* name = ColumnName(static_cast<Column>(i));
+      if (std::find(families.begin(), families.end(), name) == families.end()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "store ", path, " is incomplete (no \"", name,
+            "\" column family): its creation was interrupted; ingest_service "
+            "finishes it when it next opens the store"));
+      }
+    }
   }
   std::error_code ignored;
   std::filesystem::create_directories(secondary_path, ignored);
@@ -191,11 +245,13 @@ absl::Status Store::CheckSchema(bool create) {
     batch.Put(Column::kMeta, kSchemaVersionKey, absl::StrCat(kSchemaVersion));
     return Write(batch);
   }
-  if (!stored.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("store ", path_,
-                     " has no schema version: ", stored.status().message()));
+  if (absl::IsNotFound(stored.status())) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "store ", path_,
+        " is incomplete (no schema version): its creation was interrupted; "
+        "ingest_service finishes it when it next opens the store"));
   }
+  if (!stored.ok()) return stored.status();
   int version = 0;
   if (!absl::SimpleAtoi(*stored, &version) || version != kSchemaVersion) {
     return absl::FailedPreconditionError(

@@ -12,6 +12,7 @@ namespace {
 
 using ::paperdb::testing::IsOk;
 using ::paperdb::testing::StatusIs;
+using ::testing::HasSubstr;
 
 class StoreTest : public ::testing::Test {
  protected:
@@ -51,7 +52,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "1");
+  EXPECT_EQ(*version, "2");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {
@@ -81,6 +82,40 @@ TEST_F(StoreTest, RefusesAForeignRocksDbDatabase) {
 
   EXPECT_THAT(Store::OpenPrimary(db()),
               StatusIs(absl::StatusCode::kFailedPrecondition));
+}
+
+TEST_F(StoreTest, CreationInterruptedAfterSomeColumnFamiliesIsFinished) {
+  {
+    // What a creation killed after the first column family leaves.
+    std::filesystem::create_directories(db());
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::DB* raw = nullptr;
+    ASSERT_TRUE(rocksdb::DB::Open(options, db(), &raw).ok());
+    std::unique_ptr<rocksdb::DB> partial(raw);
+    rocksdb::ColumnFamilyHandle* meta = nullptr;
+    ASSERT_TRUE(
+        partial
+            ->CreateColumnFamily(rocksdb::ColumnFamilyOptions(), "meta", &meta)
+            .ok());
+    ASSERT_TRUE(partial->DestroyColumnFamilyHandle(meta).ok());
+  }
+  const std::string secondary = db() + "-secondary";
+
+  EXPECT_THAT(Store::OpenSecondary(db(), secondary),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("is incomplete (no \"papers\" column "
+                                 "family): its creation was interrupted")));
+  ASSERT_THAT(Store::OpenPrimary(db()), IsOk());
+  EXPECT_THAT(Store::OpenSecondary(db(), secondary), IsOk());
+}
+
+TEST_F(StoreTest, CreationInterruptedBeforeCurrentIsFinished) {
+  std::filesystem::create_directories(db());
+  std::ofstream(std::filesystem::path(db()) / "LOCK");
+  std::ofstream(std::filesystem::path(db()) / "LOG") << "rocksdb log";
+
+  EXPECT_THAT(Store::OpenPrimary(db()), IsOk());
 }
 
 TEST_F(StoreTest, RefusesADirectoryWithOtherFiles) {

@@ -32,17 +32,6 @@ class IngestThenQueryE2eTest : public ServiceFixture {
         query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
     return response.total_size();
   }
-
-  grpc::Status IngestOverGrpc(const std::string& name,
-                              const std::string& content,
-                              v1::IngestFileResponse* response) {
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::IngestFileRequest request;
-    request.set_file_name(name);
-    request.set_content(content);
-    return ingest_->IngestFile(&context, request, response);
-  }
 };
 
 TEST_F(IngestThenQueryE2eTest, SecondIngestOfSameFilesAddsNothing) {
@@ -54,8 +43,8 @@ TEST_F(IngestThenQueryE2eTest, SecondIngestOfSameFilesAddsNothing) {
     auto summary = Ingest(std::filesystem::path(path).filename().string(),
                           *ingest::ReadFile(path));
     ASSERT_TRUE(summary.ok()) << summary.status();
-    added += summary->added;
-    unchanged += summary->unchanged;
+    added += summary->added();
+    unchanged += summary->unchanged();
   }
 
   EXPECT_EQ(added, 0);

@@ -21,12 +21,12 @@ QUERY="$BUILD/query_service/query_service"
 CALL="$SRC/tools/grpc_call.py"
 
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
-grep -q '^total: 4 files, 76 added, 0 unchanged, 0 skipped, 0 files rejected$' <<<"$out" \
+grep -q '^total: 4 files, 76 added, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 paragraphs rejected, 0 files rejected$' <<<"$out" \
   || fail "first ingest: $out"
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
-grep -q '^total: 4 files, 0 added, 76 unchanged' <<<"$out" || fail "second ingest: $out"
+grep -q '^total: 4 files, 0 added, 0 updated, 76 unchanged' <<<"$out" || fail "second ingest: $out"
 out=$("$INGEST" verify --db="$WORK/db") || fail "verify: $out"
-grep -q ': 76 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
+grep -q ': 4 files, 76 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
 
 printf 'no header here\n\nAn abstract.\n' > "$WORK/bad.txt"
 set +e

@@ -9,7 +9,7 @@ std::string SeedDir() { return PAPERDB_DATA_DIR; }
 void ServiceFixture::SetUp() {
   StoreFixture::SetUp();
   if (HasFatalFailure()) return;
-  ingester_ = std::make_unique<ingest::Ingester>(writer_.get());
+  ingester_ = std::make_unique<ingest::Ingester>(writer_.get(), store_.get());
 
   auto files = ingest::ListInputFiles({SeedDir()});
   ASSERT_TRUE(files.ok()) << files.status();
@@ -27,8 +27,8 @@ void ServiceFixture::SetUp() {
   ASSERT_TRUE(engine.ok()) << engine.status();
   engine_ = *std::move(engine);
   query_service_ = std::make_unique<query::QueryServiceImpl>(engine_.get());
-  ingest_service_ =
-      std::make_unique<ingest::IngestServiceImpl>(ingester_.get());
+  ingest_service_ = std::make_unique<ingest::IngestServiceImpl>(
+      ingester_.get(), writer_.get(), store_.get());
   rpc::ServerOptions options;
   options.listen = "127.0.0.1:0";
   auto started = rpc::StartServer(
@@ -53,9 +53,29 @@ void ServiceFixture::TearDown() {
   StoreFixture::TearDown();
 }
 
-absl::StatusOr<ingest::FileSummary> ServiceFixture::Ingest(
+absl::StatusOr<v1::IngestFileResponse> ServiceFixture::Ingest(
     const std::string& file_name, const std::string& content) {
   return ingester_->IngestContent(file_name, content);
+}
+
+grpc::Status ServiceFixture::IngestOverGrpc(const std::string& name,
+                                            const std::string& content,
+                                            v1::IngestFileResponse* response,
+                                            size_t chunk_bytes) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  std::unique_ptr<grpc::ClientWriter<v1::IngestFileRequest>> writer =
+      ingest_->IngestFile(&context, response);
+  v1::IngestFileRequest request;
+  request.set_file_name(name);
+  bool open = writer->Write(request);
+  for (size_t start = 0; open && start < content.size(); start += chunk_bytes) {
+    request.Clear();
+    request.set_content(content.substr(start, chunk_bytes));
+    open = writer->Write(request);
+  }
+  writer->WritesDone();
+  return writer->Finish();
 }
 
 }  // namespace paperdb::testing

@@ -39,8 +39,15 @@ class ServiceFixture : public StoreFixture {
   void TearDown() override;
 
   // Ingests `content` as file `file_name` through the writer (not gRPC).
-  absl::StatusOr<ingest::FileSummary> Ingest(const std::string& file_name,
-                                             const std::string& content);
+  absl::StatusOr<v1::IngestFileResponse> Ingest(const std::string& file_name,
+                                                const std::string& content);
+
+  // Streams `content` as file `name` to IngestFile over gRPC, in chunks of
+  // `chunk_bytes`, the first message carrying only the name.
+  grpc::Status IngestOverGrpc(const std::string& name,
+                              const std::string& content,
+                              v1::IngestFileResponse* response,
+                              size_t chunk_bytes = 1 << 20);
 
   // Every call gets a deadline so a hung server fails the test, not CI.
   static void SetDeadline(grpc::ClientContext* context) {

@@ -1,9 +1,9 @@
-#include "query_service/page_token.h"
+#include "paperdb/common/page_token.h"
 
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
 
-namespace paperdb::query {
+namespace paperdb {
 namespace {
 
 using ::paperdb::testing::IsOk;
@@ -40,4 +40,4 @@ TEST(PageTokenTest, RejectsTokenOfAnotherRequest) {
 }
 
 }  // namespace
-}  // namespace paperdb::query
+}  // namespace paperdb

@@ -4,8 +4,8 @@
 // base64. Tokens are not encrypted: they hide nothing secret, they only keep
 // clients from depending on their contents.
 
-#ifndef PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_
-#define PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_
+#ifndef PAPERDB_COMMON_PAGE_TOKEN_H_
+#define PAPERDB_COMMON_PAGE_TOKEN_H_
 
 #include <cstdint>
 #include <string>
@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
-namespace paperdb::query {
+namespace paperdb {
 
 // A token for the page starting at `position` of the listing `kind` ("list",
 // "search") of a request with fingerprint `fingerprint`.
@@ -26,6 +26,6 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
                                          absl::string_view kind,
                                          uint64_t fingerprint);
 
-}  // namespace paperdb::query
+}  // namespace paperdb
 
-#endif  // PAPERDB_QUERY_SERVICE_PAGE_TOKEN_H_
+#endif  // PAPERDB_COMMON_PAGE_TOKEN_H_

@@ -1,4 +1,4 @@
-#include "query_service/page_token.h"
+#include "paperdb/common/page_token.h"
 
 #include <vector>
 
@@ -9,7 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "paperdb/common/hash.h"
 
-namespace paperdb::query {
+namespace paperdb {
 namespace {
 
 std::string Payload(absl::string_view kind, uint64_t fingerprint,
@@ -57,4 +57,4 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
   return position;
 }
 
-}  // namespace paperdb::query
+}  // namespace paperdb

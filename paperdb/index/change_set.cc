@@ -1,0 +1,278 @@
+#include "paperdb/index/change_set.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/escaping.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "paperdb/common/status_macros.h"
+#include "paperdb/index/posting_block.h"
+#include "paperdb/index/varint.h"
+#include "paperdb/storage/keys.h"
+#include "paperdb/text/analyzer.h"
+
+namespace paperdb::index {
+
+using storage::Column;
+
+AnalyzedPaper AnalyzePaper(v1::Paper paper) {
+  AnalyzedPaper analyzed;
+  const std::vector<text::AnalyzedToken> tokens =
+      text::ThreadLocalAnalyzer().Analyze(paper.abstract());
+  analyzed.doc_length = static_cast<uint32_t>(tokens.size());
+  absl::flat_hash_map<absl::string_view, size_t> slot;
+  for (const text::AnalyzedToken& token : tokens) {
+    auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
+    if (inserted) analyzed.terms.push_back({token.term, {}});
+    analyzed.terms[it->second].positions.push_back(token.position);
+  }
+  analyzed.paper = std::move(paper);
+  return analyzed;
+}
+
+ChangeSet::ChangeSet(const storage::Store* store,
+                     storage::v1::CorpusStats stats,
+                     const absl::flat_hash_map<std::string, uint32_t>* dfs,
+                     google::protobuf::Timestamp now)
+    : store_(store),
+      table_(store),
+      stats_(std::move(stats)),
+      dfs_(dfs),
+      now_(std::move(now)) {}
+
+absl::StatusOr<PaperState*> ChangeSet::FindPaper(absl::string_view paper_id) {
+  if (auto it = live_.find(paper_id); it != live_.end()) return it->second;
+  if (known_absent_.contains(paper_id)) return nullptr;
+  absl::StatusOr<uint32_t> doc = table_.FindDocId(paper_id);
+  if (absl::IsNotFound(doc.status())) {
+    known_absent_.emplace(paper_id);
+    return nullptr;
+  }
+  if (!doc.ok()) return doc.status();
+  auto state = std::make_unique<PaperState>();
+  state->doc = *doc;
+  PAPERDB_ASSIGN_OR_RETURN(state->record, table_.Get(*doc));
+  PaperState* raw = state.get();
+  papers_.push_back(std::move(state));
+  live_.emplace(paper_id, raw);
+  return raw;
+}
+
+absl::StatusOr<PaperState*> ChangeSet::AddPaper(AnalyzedPaper paper) {
+  if (stats_.next_doc_id() == UINT32_MAX) {
+    return absl::ResourceExhaustedError(
+        "store holds the maximum number of papers");
+  }
+  auto state = std::make_unique<PaperState>();
+  state->doc = stats_.next_doc_id();
+  stats_.set_next_doc_id(state->doc + 1);
+  state->is_new = true;
+  state->terms = std::move(paper.terms);
+  state->record.set_doc_length_terms(paper.doc_length);
+  *paper.paper.mutable_ingest_time() = now_;
+  *state->record.mutable_paper() = std::move(paper.paper);
+  PaperState* raw = state.get();
+  papers_.push_back(std::move(state));
+  known_absent_.erase(raw->record.paper().id());
+  live_[raw->record.paper().id()] = raw;
+  return raw;
+}
+
+void ChangeSet::DeletePaper(PaperState* paper) {
+  paper->deleted = true;
+  live_.erase(paper->record.paper().id());
+  known_absent_.insert(paper->record.paper().id());
+}
+
+absl::StatusOr<storage::v1::SourceRecord*> ChangeSet::FindSource(
+    absl::string_view file_name) {
+  auto it = sources_.find(file_name);
+  if (it == sources_.end()) {
+    SourceSlot slot;
+    absl::StatusOr<storage::v1::SourceRecord> stored =
+        table_.GetSource(file_name);
+    if (stored.ok()) {
+      slot.record = std::move(*stored);
+    } else if (!absl::IsNotFound(stored.status())) {
+      return stored.status();
+    }
+    it = sources_.emplace(file_name, std::move(slot)).first;
+  }
+  return it->second.record ? &*it->second.record : nullptr;
+}
+
+storage::v1::SourceRecord* ChangeSet::PutSource(
+    storage::v1::SourceRecord record) {
+  SourceSlot& slot = sources_[record.source().file_name()];
+  slot.record = std::move(record);
+  slot.dirty = true;
+  return &*slot.record;
+}
+
+void ChangeSet::MarkSourceDirty(absl::string_view file_name) {
+  sources_[file_name].dirty = true;
+}
+
+void ChangeSet::DeleteSource(absl::string_view file_name) {
+  SourceSlot& slot = sources_[file_name];
+  slot.record.reset();
+  slot.dirty = true;
+}
+
+absl::Status ChangeSet::RemovePostings(absl::string_view term,
+                                       const std::vector<uint32_t>& docs,
+                                       storage::WriteBatch* batch) {
+  const std::string prefix = storage::PostingPrefix(term);
+  std::unique_ptr<storage::StoreIterator> it =
+      store_->NewIterator(Column::kPostings);
+  size_t next = 0;  // Index into `docs` (ascending).
+  while (next < docs.size()) {
+    it->SeekForPrev(storage::PostingKey(term, docs[next]));
+    PAPERDB_RETURN_IF_ERROR(it->status());
+    if (!it->Valid() || !absl::StartsWith(it->key(), prefix)) {
+      return absl::DataLossError(absl::StrCat("no posting block of term \"",
+                                              absl::CHexEscape(term),
+                                              "\" holds doc ", docs[next]));
+    }
+    const std::string key(it->key());
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t first_doc,
+                             storage::FirstDocFromPostingKey(key));
+    PAPERDB_ASSIGN_OR_RETURN(PostingBlock block,
+                             PostingBlock::Decode(first_doc, it->value()));
+    PostingBlockBuilder rebuilt;
+    size_t removed = 0;
+    for (size_t i = 0; i < block.size(); ++i) {
+      PAPERDB_ASSIGN_OR_RETURN(const std::vector<uint32_t> positions,
+                               block.Positions(i));
+      if (next < docs.size() && docs[next] == block.doc(i)) {
+        ++next;
+        ++removed;
+        continue;
+      }
+      rebuilt.Add(block.doc(i), block.doc_length(i), positions);
+    }
+    if (removed == 0 ||
+        (next < docs.size() && docs[next] <= block.header().last_doc)) {
+      return absl::DataLossError(
+          absl::StrCat("posting block of term \"", absl::CHexEscape(term),
+                       "\" at doc ", first_doc, " lacks doc ", docs[next]));
+    }
+    batch->Delete(Column::kPostings, key);
+    if (rebuilt.count() > 0) {
+      batch->Put(Column::kPostings,
+                 storage::PostingKey(term, rebuilt.first_doc()),
+                 rebuilt.Finish());
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
+  // Document frequency changes, and the postings to take out, by term.
+  std::map<std::string, int64_t> df_delta;
+  std::map<std::string, std::vector<uint32_t>> removals;
+  // Postings of new papers, by term, in doc order.
+  struct NewPosting {
+    uint32_t doc;
+    uint32_t doc_length;
+    const std::vector<uint32_t>* positions;
+  };
+  std::map<absl::string_view, std::vector<NewPosting>> additions;
+
+  // Deletes go into the batch before puts: a paper deleted and added again
+  // in one change gets a new doc id, and its id mapping must end up put.
+  for (const std::unique_ptr<PaperState>& paper : papers_) {
+    if (!paper->deleted || paper->is_new) continue;
+    const uint32_t length = paper->record.doc_length_terms();
+    stats_.set_doc_count(stats_.doc_count() - 1);
+    stats_.set_total_doc_length_terms(stats_.total_doc_length_terms() - length);
+    batch->Delete(Column::kPapers, storage::PaperKey(paper->doc));
+    batch->Delete(Column::kPaperIds, paper->record.paper().id());
+    // The stored postings follow from the abstract: analyze it again.
+    const AnalyzedPaper analyzed = AnalyzePaper(paper->record.paper());
+    if (analyzed.doc_length != length) {
+      return absl::DataLossError(absl::StrCat(
+          "paper ", paper->record.paper().id(), " analyzes to ",
+          analyzed.doc_length, " terms, its record says ", length));
+    }
+    for (const AnalyzedPaper::Term& term : analyzed.terms) {
+      removals[term.term].push_back(paper->doc);
+      --df_delta[term.term];
+    }
+  }
+  for (auto& [term, docs] : removals) {
+    std::sort(docs.begin(), docs.end());
+    PAPERDB_RETURN_IF_ERROR(RemovePostings(term, docs, batch));
+  }
+  for (const std::unique_ptr<PaperState>& paper : papers_) {
+    if (paper->deleted) continue;
+    if (paper->is_new) {
+      stats_.set_doc_count(stats_.doc_count() + 1);
+      stats_.set_total_doc_length_terms(stats_.total_doc_length_terms() +
+                                        paper->record.doc_length_terms());
+      for (const AnalyzedPaper::Term& term : paper->terms) {
+        additions[term.term].push_back(
+            {paper->doc, paper->record.doc_length_terms(), &term.positions});
+      }
+      batch->Put(Column::kPaperIds, paper->record.paper().id(),
+                 storage::PaperKey(paper->doc));
+    } else if (!paper->dirty) {
+      continue;
+    }
+    batch->Put(Column::kPapers, storage::PaperKey(paper->doc),
+               paper->record.SerializeAsString());
+  }
+  // std::map keeps terms sorted: RocksDB's memtable inserts ordered keys
+  // much faster than random ones.
+  for (const auto& [term, postings] : additions) {
+    for (size_t start = 0; start < postings.size();
+         start += kMaxPostingsPerBlock) {
+      PostingBlockBuilder block;
+      const size_t end =
+          std::min(postings.size(), start + kMaxPostingsPerBlock);
+      for (size_t i = start; i < end; ++i) {
+        block.Add(postings[i].doc, postings[i].doc_length,
+                  *postings[i].positions);
+      }
+      batch->Put(Column::kPostings,
+                 storage::PostingKey(term, block.first_doc()), block.Finish());
+    }
+    df_delta[std::string(term)] += static_cast<int64_t>(postings.size());
+  }
+  df_updates_.clear();
+  for (const auto& [term, delta] : df_delta) {
+    if (delta == 0) continue;
+    int64_t df = delta;
+    if (auto known = dfs_->find(term); known != dfs_->end()) {
+      df += known->second;
+    }
+    if (df < 0) {
+      return absl::DataLossError(absl::StrCat("document frequency of term \"",
+                                              absl::CHexEscape(term),
+                                              "\" would fall below zero"));
+    }
+    df_updates_.emplace_back(term, static_cast<uint32_t>(df));
+    if (df == 0) {
+      batch->Delete(Column::kTerms, term);
+    } else {
+      std::string encoded;
+      PutVarint32(static_cast<uint32_t>(df), &encoded);
+      batch->Put(Column::kTerms, term, encoded);
+    }
+  }
+  for (const auto& [file_name, slot] : sources_) {
+    if (!slot.dirty) continue;
+    if (slot.record) {
+      batch->Put(Column::kSources, file_name, slot.record->SerializeAsString());
+    } else {
+      batch->Delete(Column::kSources, file_name);
+    }
+  }
+  batch->Put(Column::kMeta, storage::kStatsKey, stats_.SerializeAsString());
+  return absl::OkStatus();
+}
+
+}  // namespace paperdb::index
