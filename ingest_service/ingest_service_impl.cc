@@ -93,6 +93,11 @@ grpc::Status IngestServiceImpl::IngestFile(
       !read.ok()) {
     return rpc::ToGrpcStatus(read);
   }
+  if (context->IsCancelled()) {
+    return rpc::ToGrpcStatus(absl::CancelledError(absl::StrCat(
+        file_name,
+        ": the client left before sending the whole file; nothing stored")));
+  }
   bool timed_out = false;
   const CancelledFn cancelled = [&] {
     timed_out = absl::Now() > give_up;

@@ -1,0 +1,413 @@
+// IngestService over real gRPC: streamed files, replacements, deletes,
+// ListSources, hostile input, limits, deadlines, and what the query service
+// sees afterwards.
+
+#include <chrono>
+#include <thread>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ingest_service/ingester.h"
+#include "paperdb/index/verifier.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+class IngestServiceE2eTest : public ServiceFixture {
+ protected:
+  int64_t SearchTotal(const std::string& query) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    v1::SearchPapersResponse response;
+    EXPECT_TRUE(query_->SearchPapers(&context, request, &response).ok());
+    return response.total_size();
+  }
+
+  int64_t PaperCount() {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListPapersResponse response;
+    EXPECT_TRUE(
+        query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
+    return response.total_size();
+  }
+
+  grpc::StatusCode GetPaperCode(const std::string& id) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetPaperRequest request;
+    request.set_name("papers/" + id);
+    v1::Paper paper;
+    return query_->GetPaper(&context, request, &paper).error_code();
+  }
+
+  std::vector<std::string> Problems() {
+    absl::StatusOr<index::VerifyReport> report = index::VerifyStore(*store_);
+    if (!report.ok()) return {std::string(report.status().message())};
+    return report->problems;
+  }
+
+  // A second IngestService on its own port, over the same store, with
+  // `options` and `limits`.
+  void StartLimitedService(ingest::IngestOptions options,
+                           ingest::IngestServiceOptions limits) {
+    limited_ingester_ = std::make_unique<ingest::Ingester>(
+        writer_.get(), store_.get(), options);
+    limited_service_ = std::make_unique<ingest::IngestServiceImpl>(
+        limited_ingester_.get(), writer_.get(), store_.get(), limits);
+    rpc::ServerOptions server_options;
+    server_options.listen = "127.0.0.1:0";
+    auto started = rpc::StartServer(server_options, {limited_service_.get()},
+                                    &limited_health_);
+    ASSERT_TRUE(started.ok()) << started.status();
+    limited_server_ = std::move(started->server);
+    limited_ = v1::IngestService::NewStub(
+        grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
+                            grpc::InsecureChannelCredentials()));
+  }
+
+  void TearDown() override {
+    if (limited_server_) limited_server_->Shutdown();
+    ServiceFixture::TearDown();
+  }
+
+  std::unique_ptr<ingest::Ingester> limited_ingester_;
+  std::unique_ptr<ingest::IngestServiceImpl> limited_service_;
+  rpc::HealthService limited_health_;
+  std::unique_ptr<grpc::Server> limited_server_;
+  std::unique_ptr<v1::IngestService::Stub> limited_;
+};
+
+TEST_F(IngestServiceE2eTest, FileStreamedInChunksThatSplitCharacters) {
+  // 7-byte chunks cut "论文列表" and "é" in the middle of their bytes.
+  const std::string content =
+      "ICLR 2024 论文列表\n\nCafé-style Quuxnet abstract.\n\nAnother "
+      "Quuxnet one.\n";
+  v1::IngestFileResponse response;
+
+  ASSERT_TRUE(IngestOverGrpc("chunked.txt", content, &response, 7).ok());
+
+  EXPECT_EQ(response.added(), 2);
+  EXPECT_EQ(response.source().file_name(), "chunked.txt");
+  EXPECT_EQ(response.source().paper_count(), 2);
+  ASSERT_EQ(response.paragraphs_size(), 2);
+  EXPECT_EQ(response.paragraphs(1).byte_offset(), 55u);
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(SearchTotal("quuxnet"), 2);
+}
+
+TEST_F(IngestServiceE2eTest, MalformedStreamsAreInvalidArgument) {
+  v1::IngestFileResponse response;
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    auto writer = ingest_->IngestFile(&context, &response);
+    writer->WritesDone();
+    const grpc::Status status = writer->Finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(), HasSubstr("stream is empty"));
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    auto writer = ingest_->IngestFile(&context, &response);
+    v1::IngestFileRequest request;
+    request.set_content("ICLR 2024 paper list\n\nNo name.\n");
+    writer->Write(request);
+    writer->WritesDone();
+    const grpc::Status status = writer->Finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(),
+                HasSubstr("the first IngestFileRequest must set file_name"));
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    auto writer = ingest_->IngestFile(&context, &response);
+    v1::IngestFileRequest request;
+    request.set_file_name("one.txt");
+    writer->Write(request);
+    request.set_file_name("two.txt");
+    writer->Write(request);
+    writer->WritesDone();
+    const grpc::Status status = writer->Finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_THAT(status.error_message(),
+                HasSubstr("message 2 of the stream names file \"two.txt\"; "
+                          "the stream is for \"one.txt\""));
+  }
+}
+
+TEST_F(IngestServiceE2eTest, HostileFilesGetClearErrorsAndStoreNothing) {
+  struct Case {
+    std::string name;
+    std::string content;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"nul.txt", std::string("ICLR 2024 paper list\n\nA\0B.\n", 27),
+       "nul.txt: line 3, byte 23: contains a NUL byte"},
+      {"utf8.txt", "ICLR 2024 paper list\n\nBad \xC3( byte.\n",
+       "utf8.txt: line 3, byte 26: not valid UTF-8"},
+      {"empty.txt", "", "empty.txt: file is empty"},
+      {"noheader.txt", "Just text.\n\nMore text.\n",
+       "noheader.txt: line 1, byte 0: no header"},
+      {"ctl\x01.txt", "ICLR 2024 paper list\n\nFine.\n",
+       "contains a control character"},
+  };
+  for (const Case& c : cases) {
+    v1::IngestFileResponse response;
+    const grpc::Status status = IngestOverGrpc(c.name, c.content, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT)
+        << c.name;
+    EXPECT_THAT(status.error_message(), HasSubstr(c.message)) << c.name;
+  }
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(PaperCount(), 76);
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngestServiceE2eTest, BomCrlfCrOnlyAndOtherHeadersAreAccepted) {
+  struct Case {
+    std::string name;
+    std::string content;
+    std::string venue;
+    int year;
+  };
+  const std::vector<Case> cases = {
+      {"bom.txt", "\xEF\xBB\xBFICLR 2024 paper list\n\nBom abstract.\n", "ICLR",
+       2024},
+      {"crlf.txt", "NeurIPS 2023 论文列表\r\n\r\nCrlf abstract.\r\n", "NeurIPS",
+       2023},
+      {"cr.txt", "ICML 2022 paper list\r\rCr abstract.\r", "ICML", 2022},
+      {"noyear.txt", "ACL paper list\n\nNoyear abstract.\n", "ACL", 0},
+  };
+  for (const Case& c : cases) {
+    v1::IngestFileResponse response;
+    ASSERT_TRUE(IngestOverGrpc(c.name, c.content, &response).ok()) << c.name;
+    EXPECT_EQ(response.added(), 1) << c.name;
+  }
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  for (const Case& c : cases) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(c.name.substr(0, c.name.find('.')) + " abstract");
+    v1::SearchPapersResponse response;
+    ASSERT_TRUE(query_->SearchPapers(&context, request, &response).ok());
+    ASSERT_EQ(response.results_size(), 1) << c.name;
+    EXPECT_EQ(response.results(0).paper().venue(), c.venue) << c.name;
+    EXPECT_EQ(response.results(0).paper().year(), c.year) << c.name;
+  }
+}
+
+TEST_F(IngestServiceE2eTest, ChangedFileReplacesItsPapersForReaders) {
+  const std::string v1 =
+      "ICLR 2024 paper list\n\nFrobnicator kept.\n\nFrobnicator xylophonic "
+      "later.\n";
+  const std::string v2 =
+      "ICLR 2024 paper list\n\nFrobnicator kept.\n\nFrobnicator newly "
+      "added.\n\nFrobnicator third.\n";
+  v1::IngestFileResponse first, second;
+  ASSERT_TRUE(IngestOverGrpc("frob.txt", v1, &first).ok());
+  const std::string dropped = first.paragraphs(1).paper_id();
+
+  ASSERT_TRUE(IngestOverGrpc("frob.txt", v2, &second).ok());
+
+  EXPECT_EQ(second.unchanged(), 1);
+  EXPECT_EQ(second.updated(), 1);
+  EXPECT_EQ(second.added(), 1);
+  EXPECT_EQ(second.removed(), 1);
+  EXPECT_THAT(second.removed_paper_ids(), ElementsAre(dropped));
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(SearchTotal("frobnicator"), 3);
+  EXPECT_EQ(SearchTotal("xylophonic"), 0);
+  EXPECT_EQ(GetPaperCode(dropped), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(PaperCount(), 79);
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngestServiceE2eTest, DeletedPapersAndFilesDisappearEverywhere) {
+  grpc::ClientContext search_context;
+  SetDeadline(&search_context);
+  v1::SearchPapersRequest search;
+  search.set_query("spiking neural networks delays");
+  v1::SearchPapersResponse found;
+  ASSERT_TRUE(query_->SearchPapers(&search_context, search, &found).ok());
+  ASSERT_GE(found.results_size(), 1);
+  const std::string top = found.results(0).paper().id();
+  const int64_t spiking_before = SearchTotal("spiking");
+
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::DeletePaperRequest request;
+  request.set_name("papers/" + top);
+  v1::DeletePaperResponse deleted;
+  ASSERT_TRUE(ingest_->DeletePaper(&context, request, &deleted).ok());
+  EXPECT_EQ(deleted.paper_id(), top);
+  EXPECT_THAT(deleted.file_names(), ElementsAre("004_0ef8dce93850603c.txt"));
+
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(GetPaperCode(top), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(SearchTotal("spiking"), spiking_before - 1);
+  EXPECT_EQ(PaperCount(), 75);
+  {
+    grpc::ClientContext again;
+    SetDeadline(&again);
+    EXPECT_EQ(ingest_->DeletePaper(&again, request, &deleted).error_code(),
+              grpc::StatusCode::NOT_FOUND);
+  }
+
+  grpc::ClientContext delete_context;
+  SetDeadline(&delete_context);
+  v1::DeleteSourceRequest delete_source;
+  delete_source.set_file_name("000_286d7a53da2fb062.txt");
+  v1::DeleteSourceResponse source_deleted;
+  ASSERT_TRUE(
+      ingest_->DeleteSource(&delete_context, delete_source, &source_deleted)
+          .ok());
+  EXPECT_EQ(source_deleted.papers_deleted(), 19);
+  EXPECT_EQ(source_deleted.papers_kept(), 0);
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(PaperCount(), 56);
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngestServiceE2eTest, ListSourcesPagesThroughEveryFile) {
+  std::vector<std::string> names;
+  std::string token;
+  do {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListSourcesRequest request;
+    request.set_page_size(3);
+    request.set_page_token(token);
+    v1::ListSourcesResponse response;
+    ASSERT_TRUE(ingest_->ListSources(&context, request, &response).ok());
+    EXPECT_EQ(response.total_size(), 4);
+    for (const v1::SourceFile& source : response.sources()) {
+      names.push_back(source.file_name());
+      EXPECT_EQ(source.paper_count(), 19);
+      EXPECT_EQ(source.content_hash().size(), 32u);
+    }
+    token = response.next_page_token();
+  } while (!token.empty());
+
+  EXPECT_THAT(
+      names,
+      ElementsAre("000_286d7a53da2fb062.txt", "001_b991fe129441cd4e.txt",
+                  "002_f99a80f249628c6c.txt", "004_0ef8dce93850603c.txt"));
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::ListSourcesRequest bad;
+  bad.set_page_token("garbage");
+  v1::ListSourcesResponse response;
+  EXPECT_EQ(ingest_->ListSources(&context, bad, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(IngestServiceE2eTest, MillionTinyParagraphsAndHugeFilesAreRefused) {
+  StartLimitedService({.max_file_bytes = 4 << 20}, {});
+  std::string tiny = "ICLR 2024 paper list\n";
+  tiny.reserve(4'000'100);
+  for (int i = 0; i < 1'000'000; ++i) tiny += "\nx\n";
+  v1::IngestFileResponse response;
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  auto writer = limited_->IngestFile(&context, &response);
+  v1::IngestFileRequest request;
+  request.set_file_name("tiny.txt");
+  request.set_content(tiny);
+  writer->Write(request);
+  writer->WritesDone();
+  grpc::Status status = writer->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("tiny.txt: line 200003, byte 300022: file holds "
+                        "1000000 paragraphs, more than the limit of 100000"));
+
+  std::string big(5 << 20, 'x');
+  grpc::ClientContext big_context;
+  SetDeadline(&big_context);
+  auto big_writer = limited_->IngestFile(&big_context, &response);
+  request.set_file_name("big.txt");
+  for (int i = 0; i < 5; ++i) {
+    request.set_content(big.substr(i << 20, 1 << 20));
+    if (!big_writer->Write(request)) break;
+    request.clear_file_name();
+  }
+  big_writer->WritesDone();
+  status = big_writer->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("big.txt: file is larger than the limit of 4194304 "
+                        "bytes (--max_file_mib); stopped reading at byte "
+                        "4194304"));
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(PaperCount(), 76);
+}
+
+TEST_F(IngestServiceE2eTest, IngestsBeyondTheLimitAreResourceExhausted) {
+  StartLimitedService({}, {.max_concurrent_ingests = 1});
+  // The first call stays open, holding the only slot.
+  grpc::ClientContext holder_context;
+  SetDeadline(&holder_context);
+  v1::IngestFileResponse held;
+  auto holder = limited_->IngestFile(&holder_context, &held);
+  v1::IngestFileRequest request;
+  request.set_file_name("slow.txt");
+  ASSERT_TRUE(holder->Write(request));
+  // Give the server time to start the handler.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+
+  v1::IngestFileResponse response;
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  auto second = limited_->IngestFile(&context, &response);
+  request.set_file_name("second.txt");
+  request.set_content("ICLR 2024 paper list\n\nSecond file.\n");
+  second->Write(request);
+  second->WritesDone();
+  const grpc::Status status = second->Finish();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("1 ingests are running already"));
+
+  request.set_file_name("");
+  request.set_content("ICLR 2024 paper list\n\nSlow file.\n");
+  holder->Write(request);
+  holder->WritesDone();
+  EXPECT_TRUE(holder->Finish().ok());
+  EXPECT_EQ(held.added(), 1);
+}
+
+TEST_F(IngestServiceE2eTest, ClientDeadlinePassingMidStreamStoresNothing) {
+  v1::IngestFileResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::milliseconds(300));
+  auto writer = ingest_->IngestFile(&context, &response);
+  v1::IngestFileRequest request;
+  request.set_file_name("late.txt");
+  request.set_content("ICLR 2024 paper list\n\nLatecomer abstract.\n");
+  writer->Write(request);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  writer->WritesDone();
+
+  EXPECT_EQ(writer->Finish().error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  // The server notices at once; give its handler a moment to return.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(SearchTotal("latecomer"), 0);
+  EXPECT_EQ(PaperCount(), 76);
+}
+
+}  // namespace
+}  // namespace paperdb::testing
