@@ -10,17 +10,19 @@
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
 #include "paperdb/common/logging.h"
+#include "paperdb/common/status_macros.h"
 
 namespace paperdb::rpc {
 
 absl::StatusOr<StartedServer> StartServer(
     const ServerOptions& options, const std::vector<grpc::Service*>& services,
     HealthService* health) {
+  PAPERDB_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
+                           MakeServerCredentials(options.tls));
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   StartedServer started;
-  builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                           &started.port);
+  builder.AddListeningPort(options.listen, credentials, &started.port);
   grpc::ResourceQuota quota("paperdb");
   quota.SetMaxThreads(options.max_threads);
   builder.SetResourceQuota(quota);

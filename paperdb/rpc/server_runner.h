@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/server.h"
 #include "paperdb/rpc/health_service.h"
+#include "paperdb/rpc/tls.h"
 
 namespace paperdb::rpc {
 
@@ -21,6 +22,7 @@ struct ServerOptions {
       "127.0.0.1:50051";             // host:port; port 0 picks a free one.
   int max_threads = 64;              // Sync-server thread cap.
   int max_message_bytes = 64 << 20;  // Largest request or response.
+  TlsOptions tls;                    // Default: plaintext.
 };
 
 // A started server and the port it listens on.
@@ -30,7 +32,8 @@ struct StartedServer {
 };
 
 // Builds and starts a server with `services`, `health` and server
-// reflection (plaintext). UNAVAILABLE if the address cannot be bound.
+// reflection, plaintext or TLS as options.tls says. UNAVAILABLE if the
+// address cannot be bound; MakeServerCredentials' errors for bad TLS files.
 // Every service must outlive the server.
 absl::StatusOr<StartedServer> StartServer(
     const ServerOptions& options, const std::vector<grpc::Service*>& services,
