@@ -74,10 +74,19 @@ absl::string_view PaperIdOf(absl::string_view name) {
 
 }  // namespace
 
+absl::Status IngestServiceImpl::Authorize(const grpc::ServerContext& context,
+                                          rpc::Scope scope) const {
+  if (options_.authenticator == nullptr) return absl::OkStatus();
+  return options_.authenticator->Authorize(context, scope);
+}
+
 grpc::Status IngestServiceImpl::IngestFile(
     grpc::ServerContext* context,
     grpc::ServerReader<v1::IngestFileRequest>* reader,
     v1::IngestFileResponse* response) {
+  if (absl::Status auth = Authorize(*context, rpc::Scope::kWrite); !auth.ok()) {
+    return rpc::ToGrpcStatus(auth);
+  }
   RunningCall call(&running_ingests_);
   if (call.count() > options_.max_concurrent_ingests) {
     return rpc::ToGrpcStatus(absl::ResourceExhaustedError(absl::StrCat(
@@ -116,8 +125,11 @@ grpc::Status IngestServiceImpl::IngestFile(
 }
 
 grpc::Status IngestServiceImpl::DeletePaper(
-    grpc::ServerContext* /*context*/, const v1::DeletePaperRequest* request,
+    grpc::ServerContext* context, const v1::DeletePaperRequest* request,
     v1::DeletePaperResponse* response) {
+  if (absl::Status auth = Authorize(*context, rpc::Scope::kWrite); !auth.ok()) {
+    return rpc::ToGrpcStatus(auth);
+  }
   const absl::string_view id = PaperIdOf(request->name());
   if (id.empty()) {
     return rpc::ToGrpcStatus(absl::InvalidArgumentError(
@@ -133,8 +145,11 @@ grpc::Status IngestServiceImpl::DeletePaper(
 }
 
 grpc::Status IngestServiceImpl::DeleteSource(
-    grpc::ServerContext* /*context*/, const v1::DeleteSourceRequest* request,
+    grpc::ServerContext* context, const v1::DeleteSourceRequest* request,
     v1::DeleteSourceResponse* response) {
+  if (absl::Status auth = Authorize(*context, rpc::Scope::kWrite); !auth.ok()) {
+    return rpc::ToGrpcStatus(auth);
+  }
   if (request->file_name().empty()) {
     return rpc::ToGrpcStatus(
         absl::InvalidArgumentError("file_name is required"));
@@ -148,8 +163,11 @@ grpc::Status IngestServiceImpl::DeleteSource(
 }
 
 grpc::Status IngestServiceImpl::ListSources(
-    grpc::ServerContext* /*context*/, const v1::ListSourcesRequest* request,
+    grpc::ServerContext* context, const v1::ListSourcesRequest* request,
     v1::ListSourcesResponse* response) {
+  if (absl::Status auth = Authorize(*context, rpc::Scope::kRead); !auth.ok()) {
+    return rpc::ToGrpcStatus(auth);
+  }
   if (request->page_size() < 0) {
     return rpc::ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
         "page_size must not be negative, got ", request->page_size())));

@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
+#include "paperdb/rpc/auth.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/v1/ingest_service.grpc.pb.h"
 
@@ -26,6 +27,9 @@ struct IngestServiceOptions {
   // Longest an IngestFile call may take, from its first message to its
   // commit, when the client sets no earlier deadline.
   absl::Duration max_ingest_time = absl::Minutes(10);
+  // Checks calls: write scope for IngestFile, DeletePaper and DeleteSource,
+  // read scope for ListSources; null: every call is allowed. Not owned.
+  const rpc::Authenticator* authenticator = nullptr;
 };
 
 class IngestServiceImpl final : public v1::IngestService::Service {
@@ -62,6 +66,9 @@ class IngestServiceImpl final : public v1::IngestService::Service {
                            v1::ListSourcesResponse* response) override;
 
  private:
+  absl::Status Authorize(const grpc::ServerContext& context,
+                         rpc::Scope scope) const;
+
   Ingester* ingester_;           // Not owned.
   index::IndexWriter* writer_;   // Not owned.
   const storage::Store* store_;  // Not owned.

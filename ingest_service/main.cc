@@ -23,6 +23,8 @@
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/index/verifier.h"
+#include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
 #include "paperdb/storage/store.h"
 
@@ -203,7 +205,15 @@ int main(int argc, char** argv) {
     return status;
   }
 
+  absl::StatusOr<paperdb::rpc::SecurityConfig> security =
+      paperdb::rpc::SecurityConfigFromFlags();
+  if (!security.ok()) {
+    std::cerr << "ingest_service: " << security.status().message() << "\n";
+    return 2;
+  }
+  const paperdb::rpc::Authenticator authenticator(security->auth);
   paperdb::ingest::IngestServiceOptions service_options;
+  service_options.authenticator = &authenticator;
   service_options.max_concurrent_ingests =
       absl::GetFlag(FLAGS_max_concurrent_ingests);
   service_options.max_ingest_time =
@@ -214,6 +224,7 @@ int main(int argc, char** argv) {
   paperdb::rpc::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_mib) << 20;
+  options.tls = security->tls;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
     std::cerr << "ingest_service: " << server.status().message() << "\n";
@@ -221,8 +232,11 @@ int main(int argc, char** argv) {
   }
   health.SetServing("", true);
   health.SetServing("paperdb.v1.IngestService", true);
-  paperdb::LogInfo(
-      absl::StrCat("ingest_service listening on port ", server->port));
+  paperdb::LogInfo(absl::StrCat(
+      "ingest_service listening on port ", server->port,
+      security->tls.cert_file.empty() ? " (plaintext" : " (TLS",
+      authenticator.enabled() ? ", authentication required)"
+                              : ", no authentication: any client may write)"));
   paperdb::rpc::WaitForTerminationAndDrain(signals, server->server.get(),
                                            &health, absl::ZeroDuration(),
                                            absl::Seconds(10));

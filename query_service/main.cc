@@ -15,6 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
+#include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
 #include "query_service/query_engine.h"
 #include "query_service/query_service_impl.h"
@@ -29,6 +31,11 @@ ABSL_FLAG(
 ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
 ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
+ABSL_FLAG(int, max_search_ms, 10000,
+          "longest a search may run when the client sets no earlier "
+          "deadline; then it fails with DEADLINE_EXCEEDED");
+ABSL_FLAG(int, max_concurrent_streams, 100,
+          "calls in flight per client connection");
 ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
 ABSL_FLAG(int, shutdown_notice_seconds, 0,
           "on SIGTERM, seconds to keep serving while health reports "
@@ -45,11 +52,24 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
     std::cerr << "query_service: " << engine.status().message() << "\n";
     return 1;
   }
-  paperdb::query::QueryServiceImpl service(engine->get());
+  absl::StatusOr<paperdb::rpc::SecurityConfig> security =
+      paperdb::rpc::SecurityConfigFromFlags();
+  if (!security.ok()) {
+    std::cerr << "query_service: " << security.status().message() << "\n";
+    return 2;
+  }
+  const paperdb::rpc::Authenticator authenticator(security->auth);
+  paperdb::query::QueryServiceOptions service_options;
+  service_options.authenticator = &authenticator;
+  service_options.max_search_time =
+      absl::Milliseconds(absl::GetFlag(FLAGS_max_search_ms));
+  paperdb::query::QueryServiceImpl service(engine->get(), service_options);
   paperdb::rpc::HealthService health;
   paperdb::rpc::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.max_threads = absl::GetFlag(FLAGS_max_threads);
+  options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
+  options.tls = security->tls;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
     std::cerr << "query_service: " << server.status().message() << "\n";
@@ -67,9 +87,12 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
         health.SetServing("paperdb.v1.QueryService", result.ok());
         last_ok = result.ok();
       });
-  paperdb::LogInfo(absl::StrCat("query_service listening on port ",
-                                server->port, ", store ",
-                                absl::GetFlag(FLAGS_db)));
+  paperdb::LogInfo(
+      absl::StrCat("query_service listening on port ", server->port, ", store ",
+                   absl::GetFlag(FLAGS_db),
+                   security->tls.cert_file.empty() ? " (plaintext" : " (TLS",
+                   authenticator.enabled() ? ", authentication required)"
+                                           : ", no authentication)"));
   paperdb::rpc::WaitForTerminationAndDrain(
       signals, server->server.get(), &health,
       absl::Seconds(absl::GetFlag(FLAGS_shutdown_notice_seconds)),

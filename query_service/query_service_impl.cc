@@ -1,14 +1,25 @@
 #include "query_service/query_service_impl.h"
 
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "paperdb/rpc/grpc_status.h"
 
 namespace paperdb::query {
 
 using rpc::ToGrpcStatus;
 
-grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* /*context*/,
+absl::Status QueryServiceImpl::Authorize(
+    const grpc::ServerContext& context) const {
+  if (options_.authenticator == nullptr) return absl::OkStatus();
+  return options_.authenticator->Authorize(context, rpc::Scope::kRead);
+}
+
+grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
                                         const v1::GetPaperRequest* request,
                                         v1::Paper* response) {
+  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+    return ToGrpcStatus(auth);
+  }
   absl::StatusOr<v1::Paper> paper = engine_->GetPaper(request->name());
   if (!paper.ok()) return ToGrpcStatus(paper.status());
   *response = *std::move(paper);
@@ -16,22 +27,42 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* /*context*/,
 }
 
 grpc::Status QueryServiceImpl::BatchGetPapers(
-    grpc::ServerContext* /*context*/, const v1::BatchGetPapersRequest* request,
+    grpc::ServerContext* context, const v1::BatchGetPapersRequest* request,
     v1::BatchGetPapersResponse* response) {
+  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+    return ToGrpcStatus(auth);
+  }
   return ToGrpcStatus(engine_->BatchGetPapers(*request, response));
 }
 
-grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* /*context*/,
+grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* context,
                                           const v1::ListPapersRequest* request,
                                           v1::ListPapersResponse* response) {
+  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+    return ToGrpcStatus(auth);
+  }
   return ToGrpcStatus(engine_->ListPapers(*request, response));
 }
 
 grpc::Status QueryServiceImpl::SearchPapers(
     grpc::ServerContext* context, const v1::SearchPapersRequest* request,
     v1::SearchPapersResponse* response) {
-  return ToGrpcStatus(engine_->SearchPapers(
-      *request, response, [context] { return context->IsCancelled(); }));
+  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+    return ToGrpcStatus(auth);
+  }
+  const absl::Time give_up = absl::Now() + options_.max_search_time;
+  bool timed_out = false;
+  const absl::Status status = engine_->SearchPapers(*request, response, [&] {
+    timed_out = absl::Now() > give_up;
+    return timed_out || context->IsCancelled();
+  });
+  if (absl::IsCancelled(status) && timed_out) {
+    return ToGrpcStatus(absl::DeadlineExceededError(
+        absl::StrCat("search took longer than the server's limit of ",
+                     absl::FormatDuration(options_.max_search_time),
+                     " (--max_search_ms); try fewer or rarer terms")));
+  }
+  return ToGrpcStatus(status);
 }
 
 }  // namespace paperdb::query

@@ -6,15 +6,29 @@
 #ifndef PAPERDB_QUERY_SERVICE_QUERY_SERVICE_IMPL_H_
 #define PAPERDB_QUERY_SERVICE_QUERY_SERVICE_IMPL_H_
 
+#include "absl/time/time.h"
+#include "paperdb/rpc/auth.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
 #include "query_service/query_engine.h"
 
 namespace paperdb::query {
 
+struct QueryServiceOptions {
+  // Checks every call for read scope; null: every call is allowed. Not
+  // owned.
+  const rpc::Authenticator* authenticator = nullptr;
+  // Longest a search may run when the client sets no earlier deadline;
+  // then it fails with DEADLINE_EXCEEDED.
+  absl::Duration max_search_time = absl::Seconds(10);
+};
+
 class QueryServiceImpl final : public v1::QueryService::Service {
  public:
-  // `engine` must outlive the service.
-  explicit QueryServiceImpl(const QueryEngine* engine) : engine_(engine) {}
+  // `engine` must outlive the service. Every handler first authorizes the
+  // call (UNAUTHENTICATED or PERMISSION_DENIED).
+  explicit QueryServiceImpl(const QueryEngine* engine,
+                            QueryServiceOptions options = {})
+      : engine_(engine), options_(options) {}
 
   grpc::Status GetPaper(grpc::ServerContext* context,
                         const v1::GetPaperRequest* request,
@@ -30,7 +44,10 @@ class QueryServiceImpl final : public v1::QueryService::Service {
                             v1::SearchPapersResponse* response) override;
 
  private:
+  absl::Status Authorize(const grpc::ServerContext& context) const;
+
   const QueryEngine* engine_;  // Not owned.
+  const QueryServiceOptions options_;
 };
 
 }  // namespace paperdb::query

@@ -10,7 +10,8 @@ void SetUpFlagsUsage(absl::string_view usage) {
   absl::SetProgramUsageMessage(usage);
   absl::FlagsUsageConfig config;
   config.contains_help_flags = [](absl::string_view path) {
-    return absl::EndsWith(path, "/main.cc");
+    return absl::EndsWith(path, "/main.cc") ||
+           absl::EndsWith(path, "/security_flags.cc");
   };
   config.contains_helpshort_flags = config.contains_help_flags;
   absl::SetFlagsUsageConfig(config);

@@ -28,6 +28,8 @@ absl::StatusOr<StartedServer> StartServer(
   builder.SetResourceQuota(quota);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
+                             options.max_concurrent_streams);
   // gRPC sets SO_REUSEPORT by default, which lets a second server bind the
   // same port and silently take a share of the connections.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

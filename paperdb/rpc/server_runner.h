@@ -22,6 +22,7 @@ struct ServerOptions {
       "127.0.0.1:50051";             // host:port; port 0 picks a free one.
   int max_threads = 64;              // Sync-server thread cap.
   int max_message_bytes = 64 << 20;  // Largest request or response.
+  int max_concurrent_streams = 100;  // Calls in flight per connection.
   TlsOptions tls;                    // Default: plaintext.
 };
 

@@ -62,15 +62,21 @@ class IngestServiceE2eTest : public ServiceFixture {
         writer_.get(), store_.get(), options);
     limited_service_ = std::make_unique<ingest::IngestServiceImpl>(
         limited_ingester_.get(), writer_.get(), store_.get(), limits);
+    limited_query_service_ = std::make_unique<query::QueryServiceImpl>(
+        engine_.get(),
+        query::QueryServiceOptions{.authenticator = limits.authenticator});
     rpc::ServerOptions server_options;
     server_options.listen = "127.0.0.1:0";
-    auto started = rpc::StartServer(server_options, {limited_service_.get()},
-                                    &limited_health_);
+    auto started = rpc::StartServer(
+        server_options, {limited_service_.get(), limited_query_service_.get()},
+        &limited_health_);
     ASSERT_TRUE(started.ok()) << started.status();
     limited_server_ = std::move(started->server);
-    limited_ = v1::IngestService::NewStub(
+    auto channel =
         grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
-                            grpc::InsecureChannelCredentials()));
+                            grpc::InsecureChannelCredentials());
+    limited_ = v1::IngestService::NewStub(channel);
+    limited_query_ = v1::QueryService::NewStub(channel);
   }
 
   void TearDown() override {
@@ -80,6 +86,8 @@ class IngestServiceE2eTest : public ServiceFixture {
 
   std::unique_ptr<ingest::Ingester> limited_ingester_;
   std::unique_ptr<ingest::IngestServiceImpl> limited_service_;
+  std::unique_ptr<query::QueryServiceImpl> limited_query_service_;
+  std::unique_ptr<v1::QueryService::Stub> limited_query_;
   rpc::HealthService limited_health_;
   std::unique_ptr<grpc::Server> limited_server_;
   std::unique_ptr<v1::IngestService::Stub> limited_;
@@ -407,6 +415,60 @@ TEST_F(IngestServiceE2eTest, ClientDeadlinePassingMidStreamStoresNothing) {
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(SearchTotal("latecomer"), 0);
   EXPECT_EQ(PaperCount(), 76);
+}
+
+TEST_F(IngestServiceE2eTest, TokensGuardWritesAndReadsByScope) {
+  const std::string write_token = "write-token-0123456789";
+  const std::string read_token = "read-token-0123456789";
+  const rpc::Authenticator authenticator(
+      rpc::AuthConfig{.read_token = read_token, .write_token = write_token});
+  StartLimitedService({}, {.authenticator = &authenticator});
+  const std::string file = "ICLR 2024 paper list\n\nGuarded abstract.\n";
+  auto ingest = [&](const std::string& token) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    v1::IngestFileResponse response;
+    auto writer = limited_->IngestFile(&context, &response);
+    v1::IngestFileRequest request;
+    request.set_file_name("guarded.txt");
+    request.set_content(file);
+    writer->Write(request);
+    writer->WritesDone();
+    return writer->Finish();
+  };
+  auto list_sources = [&](const std::string& token) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    v1::ListSourcesResponse response;
+    return limited_->ListSources(&context, v1::ListSourcesRequest(), &response)
+        .error_code();
+  };
+  auto search = [&](const std::string& token) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
+    v1::SearchPapersRequest request;
+    request.set_query("abstract");
+    v1::SearchPapersResponse response;
+    return limited_query_->SearchPapers(&context, request, &response)
+        .error_code();
+  };
+
+  const grpc::Status anonymous = ingest("");
+  EXPECT_EQ(anonymous.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(ingest("not-a-valid-token-at-all").error_code(),
+            grpc::StatusCode::UNAUTHENTICATED);
+  const grpc::Status reader = ingest(read_token);
+  EXPECT_EQ(reader.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(reader.error_message(), ::testing::Not(HasSubstr(read_token)));
+  EXPECT_TRUE(ingest(write_token).ok());
+  EXPECT_EQ(list_sources(""), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(list_sources(read_token), grpc::StatusCode::OK);
+  EXPECT_EQ(search(""), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(search(read_token), grpc::StatusCode::OK);
+  EXPECT_EQ(search(write_token), grpc::StatusCode::OK);
 }
 
 }  // namespace
