@@ -6,7 +6,12 @@ Debian 12; this uses Debian's python3-grpcio and python3-grpc-tools.
 
   grpc_call.py ADDR list
   grpc_call.py ADDR describe SYMBOL
-  grpc_call.py ADDR call SERVICE/METHOD [-d JSON]
+  grpc_call.py ADDR call SERVICE/METHOD [-H 'NAME: VALUE']... [-d JSON|@]
+
+For a client-streaming method (IngestService/IngestFile), -d holds several
+JSON objects one after another, one per message; "-d @" reads them (or a
+unary request) from standard input, as grpcurl does. -H adds a header, e.g.
+-H "authorization: Bearer $TOKEN".
 
 Output is JSON in protobuf's canonical mapping (lowerCamelCase names, 64-bit
 integers as strings), as grpcurl prints it. Exit status: 0 on success, 1 on
@@ -15,6 +20,7 @@ an RPC error (printed as Code and Message), 2 on bad usage.
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -109,7 +115,10 @@ def main():
     parser.add_argument("address", help="host:port of a plaintext gRPC server")
     parser.add_argument("verb", choices=["list", "describe", "call"])
     parser.add_argument("symbol", nargs="?", help="service, message or SERVICE/METHOD")
-    parser.add_argument("-d", dest="data", default="{}", help="request as JSON")
+    parser.add_argument("-d", dest="data", default="{}",
+                        help="request as JSON; several objects for a client stream; @ for stdin")
+    parser.add_argument("-H", dest="headers", action="append", default=[],
+                        help="header 'name: value' (repeatable)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="paperdb-grpc-call-") as stubs_dir:
@@ -133,20 +142,46 @@ def main():
         method = reflection.pool.FindServiceByName(service_name).FindMethodByName(method_name)
         request_class = message_factory.MessageFactory(reflection.pool).GetPrototype(method.input_type)
         response_class = message_factory.MessageFactory(reflection.pool).GetPrototype(method.output_type)
-        request = json_format.Parse(args.data, request_class())
-        call = channel.unary_unary(f"/{service_name}/{method_name}",
-                                   request_serializer=lambda m: m.SerializeToString(),
-                                   response_deserializer=response_class.FromString)
-        response = call(request, timeout=30)
+        data = sys.stdin.read() if args.data == "@" else args.data
+        metadata = []
+        for header in args.headers:
+            name, _, value = header.partition(":")
+            metadata.append((name.strip().lower(), value.strip()))
+        requests = [json_format.Parse(text, request_class()) for text in split_json(data)]
+        path = f"/{service_name}/{method_name}"
+        serialize = lambda m: m.SerializeToString()
+        if method.client_streaming:
+            call = channel.stream_unary(path, request_serializer=serialize,
+                                        response_deserializer=response_class.FromString)
+            response = call(iter(requests), timeout=300, metadata=metadata)
+        else:
+            if len(requests) != 1:
+                parser.error(f"{method_name} takes one request, got {len(requests)}")
+            call = channel.unary_unary(path, request_serializer=serialize,
+                                       response_deserializer=response_class.FromString)
+            response = call(requests[0], timeout=30, metadata=metadata)
         print(json_format.MessageToJson(response, indent=2, ensure_ascii=False))
         return 0
     except grpc.RpcError as error:
         code = error.code().name.title().replace("_", "")
         print(f"ERROR:\n  Code: {code}\n  Message: {error.details()}", file=sys.stderr)
         return 1
-    except (LookupError, KeyError) as error:
+    except (LookupError, KeyError, ValueError, json_format.ParseError) as error:
         print(f"grpc_call: {error}", file=sys.stderr)
         return 1
+
+
+def split_json(text):
+    """The JSON objects in `text`, one after another (whitespace between)."""
+    decoder = json.JSONDecoder()
+    objects, position = [], 0
+    while True:
+        while position < len(text) and text[position].isspace():
+            position += 1
+        if position == len(text):
+            return objects or ["{}"]
+        value, position = decoder.raw_decode(text, position)
+        objects.append(json.dumps(value))
 
 
 def load_reflection_pb2(out_dir):
