@@ -16,7 +16,6 @@ namespace {
 
 constexpr absl::string_view kBom = "\xEF\xBB\xBF";
 constexpr absl::string_view kChineseSuffix = "论文列表";
-constexpr absl::string_view kEnglishSuffix = "paper list";
 
 // A line of the file without its terminator.
 struct Line {
@@ -81,9 +80,10 @@ std::vector<absl::string_view> Words(absl::string_view line) {
   }
 }
 
-// Parses "<venue> [<year>] 论文列表|paper list"; false if `line` is not a
-// header. Tolerates a BOM (files concatenated with cat), any white space,
-// "2024年", and a year glued to the venue ("ICLR2024", "ICLR-2024").
+// Parses "<venue> [<year>] 论文列表|paper list"; false, leaving `venue` and
+// `year` as they were, if `line` is not a header. Tolerates a BOM (files
+// concatenated with cat), any white space, "2024年", and a year glued to the
+// venue ("ICLR2024", "ICLR-2024").
 bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   if (absl::StartsWith(line, kBom)) line.remove_prefix(kBom.size());
   std::vector<absl::string_view> words = Words(line);
@@ -98,7 +98,7 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   } else {
     return false;
   }
-  *year = 0;
+  int header_year = 0;
   if (!words.empty()) {
     absl::string_view last = words.back();
     if (absl::EndsWith(last, "年"))
@@ -108,7 +108,7 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
         absl::SimpleAtoi(last.substr(last.size() - 4), &parsed) &&
         parsed >= 1900 && parsed <= 2200 &&
         (last.size() == 4 || !absl::ascii_isdigit(last[last.size() - 5]))) {
-      *year = parsed;
+      header_year = parsed;
       last.remove_suffix(4);
       while (!last.empty() && (last.back() == '-' || last.back() == '_')) {
         last.remove_suffix(1);
@@ -122,6 +122,7 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   }
   if (words.empty() || words.size() > 8) return false;
   *venue = absl::StrJoin(words, " ");
+  *year = header_year;
   return true;
 }
 

@@ -111,6 +111,27 @@ TEST(AbstractListParserTest, HeaderLaterInTheFileStartsAnotherList) {
   EXPECT_EQ(list->abstracts[1].paragraph_ordinal, 2u);
 }
 
+TEST(AbstractListParserTest, LineThatIsAlmostAHeaderKeepsTheListsYear) {
+  // Standing alone, but not headers: a year without a venue, and more than
+  // eight words before the year. They are abstracts, and the list's venue and
+  // year still hold for the abstracts after them. (Found by
+  // tests/fuzz/abstract_list_parser_fuzzer.)
+  const std::string content =
+      "ICLR 2024 论文列表\n\nFirst.\n\n2023 论文列表\n\nSecond.\n\n"
+      "a b c d e f g h i 2022 paper list\n\nThird.\n";
+
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+  ASSERT_THAT(list, IsOk());
+  ASSERT_EQ(list->abstracts.size(), 5u);
+  EXPECT_EQ(list->abstracts[1].text, "2023 论文列表");
+  EXPECT_EQ(list->abstracts[3].text, "a b c d e f g h i 2022 paper list");
+  for (const ParsedAbstract& abstract : list->abstracts) {
+    EXPECT_EQ(abstract.venue, "ICLR") << abstract.text;
+    EXPECT_EQ(abstract.year, 2024) << abstract.text;
+  }
+}
+
 TEST(AbstractListParserTest, HeaderVariantsFromRealFiles) {
   struct Case {
     const char* header;

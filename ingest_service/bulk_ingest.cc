@@ -8,7 +8,10 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/strings/escaping.h"
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 
 namespace paperdb::ingest {
 namespace {
@@ -135,6 +138,39 @@ void PrintStored(const std::string& label, const v1::IngestFileResponse& file,
   }
 }
 
+// The status line of a bulk ingest on a terminal.
+class ProgressLine {
+ public:
+  ProgressLine(std::ostream* out, size_t files)
+      : out_(out), files_(files), start_(absl::Now()) {}
+
+  // Erases the line, so that the caller can print a line of its own.
+  void Clear() {
+    if (out_ != nullptr && drawn_) *out_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+  }
+
+  void Draw(size_t files_done, int64_t papers, size_t bytes) {
+    if (out_ == nullptr) return;
+    const double seconds = absl::ToDoubleSeconds(absl::Now() - start_);
+    const double mib = static_cast<double>(bytes) / (1 << 20);
+    *out_ << "\r\033[K"
+          << absl::StrFormat(
+                 "[%zu/%zu files] %d papers added, %.1f MiB, "
+                 "%.1f MiB/s",
+                 files_done, files_, papers, mib,
+                 seconds > 0 ? mib / seconds : 0.0)
+          << std::flush;
+    drawn_ = true;
+  }
+
+ private:
+  std::ostream* out_;
+  const size_t files_;
+  const absl::Time start_;
+  bool drawn_ = false;
+};
+
 }  // namespace
 
 void IngestTotals::Add(const v1::IngestFileResponse& file) {
@@ -155,8 +191,12 @@ BulkIngestReport BulkIngest(Ingester& ingester,
   std::vector<std::string> batch_labels;
   size_t batch_bytes = 0;
 
+  ProgressLine progress(options.progress, paths.size());
+  size_t files_done = 0;
+  size_t bytes_done = 0;
   auto commit_batch = [&] {
     if (batch.empty()) return;
+    progress.Clear();
     absl::StatusOr<std::vector<v1::IngestFileResponse>> responses =
         ingester.Commit(std::move(batch));
     for (size_t i = 0; i < batch_labels.size(); ++i) {
@@ -169,6 +209,10 @@ BulkIngestReport BulkIngest(Ingester& ingester,
       ++report.stored;
       report.total.Add((*responses)[i]);
     }
+    files_done += batch_labels.size();
+    bytes_done += batch_bytes;
+    progress.Draw(files_done, report.total.added + report.total.updated,
+                  bytes_done);
     batch.clear();
     batch_labels.clear();
     batch_bytes = 0;
@@ -183,6 +227,8 @@ BulkIngestReport BulkIngest(Ingester& ingester,
     }
     if (!prepared.file.ok()) {
       commit_batch();  // Keep the output in input order.
+      progress.Clear();
+      ++files_done;
       ++report.rejected;
       PrintRejected(prepared.label, prepared.file.status(), out);
       continue;
@@ -193,6 +239,7 @@ BulkIngestReport BulkIngest(Ingester& ingester,
     if (batch_bytes >= options.batch_bytes) commit_batch();
   }
   commit_batch();
+  progress.Clear();
   return report;
 }
 

@@ -20,6 +20,9 @@ struct BulkIngestOptions {
   size_t lookahead = 16;          // Files prepared ahead, in parallel.
   // Checked between files; once true, nothing more is committed.
   const std::atomic<bool>* interrupted = nullptr;
+  // If set (a terminal), a status line redrawn in place as batches commit:
+  // files done, papers added, MiB read and MiB/s.
+  std::ostream* progress = nullptr;
 };
 
 // Paragraph outcomes summed over files.

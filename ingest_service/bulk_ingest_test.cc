@@ -37,9 +37,11 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
       Write("a\nb.txt", "ICLR 2024 论文列表\n\nEpsilon.\n"),
   };
   std::ostringstream out;
+  std::ostringstream progress;
   BulkIngestOptions options;
   options.batch_bytes = 1;  // A commit per file.
   options.lookahead = 2;
+  options.progress = &progress;
 
   const BulkIngestReport report = BulkIngest(ingester, paths, options, out);
 
@@ -54,6 +56,12 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
       "0 rejected\n"
       "a\\nb.txt: rejected, nothing stored: file name \"a\\nb.txt\" contains a "
       "control character\n");
+  // The status line is drawn after each commit and erased at the end.
+  EXPECT_THAT(progress.str(),
+              ::testing::AllOf(
+                  ::testing::HasSubstr("[1/4 files] 2 papers added, 0.0 MiB"),
+                  ::testing::HasSubstr("[3/4 files] 3 papers added"),
+                  ::testing::EndsWith("\r\033[K")));
   EXPECT_EQ(report.stored, 2);
   EXPECT_EQ(report.rejected, 2);
   EXPECT_EQ(report.total.added, 3);

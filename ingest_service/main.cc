@@ -83,6 +83,8 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
   paperdb::ingest::BulkIngestOptions options;
   options.batch_bytes = absl::GetFlag(FLAGS_batch_mib) << 20;
   options.interrupted = &interrupted;
+  // A live status line on a terminal; plain lines only when redirected.
+  if (isatty(STDERR_FILENO)) options.progress = &std::cerr;
   const paperdb::ingest::BulkIngestReport report =
       paperdb::ingest::BulkIngest(ingester, *files, options, std::cout);
   if (report.interrupted) {
