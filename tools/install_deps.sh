@@ -10,10 +10,16 @@ PACKAGES=(
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
   python3 python3-grpcio python3-grpc-tools
+  openssl  # The TLS tests make their certificates with the openssl CLI.
 )
-# CI also lints and runs the benchmark smoke test: `tools/install_deps.sh --ci`
-# adds clang-format, wamerican (words for bench/gen_corpus.py), and Node.js
-# for the buf CLI (from npm) if there is no npm yet.
+# Fuzzing (tools/fuzz.sh, `--fuzz`) needs clang and its runtime libraries
+# (libFuzzer, ASan, UBSan: libclang-rt-14-dev, which clang only recommends).
+# CI also fuzzes, lints and runs the benchmark smoke test: `--ci` adds those,
+# clang-format, wamerican (words for bench/gen_corpus.py), and Node.js for the
+# buf CLI (from npm) if there is no npm yet.
+if [[ "${1:-}" == "--ci" || "${1:-}" == "--fuzz" ]]; then
+  PACKAGES+=(clang libclang-rt-14-dev)
+fi
 if [[ "${1:-}" == "--ci" ]]; then
   PACKAGES+=(clang-format wamerican)
 fi

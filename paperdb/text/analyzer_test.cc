@@ -35,6 +35,12 @@ TEST(AnalyzerTest, NfkcFoldsCompatibilityCharacters) {
               ElementsAre("find", "gpu"));
 }
 
+TEST(AnalyzerTest, SuperscriptAndSubscriptDigitsMeetPlainOnes) {
+  // "CO₂" and "x²" fold to the terms of "CO2" and "x2".
+  EXPECT_THAT(Terms("CO\xE2\x82\x82 x\xC2\xB2"), ElementsAre("co2", "x2"));
+  EXPECT_EQ(Terms("CO\xE2\x82\x82 x\xC2\xB2"), Terms("CO2 x2"));
+}
+
 TEST(AnalyzerTest, SoftHyphenDoesNotSplitAWord) {
   EXPECT_THAT(Terms("dif\xC2\xAD"
                     "fusion"),

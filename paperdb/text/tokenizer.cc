@@ -11,9 +11,11 @@ bool IsWordChar(UChar32 c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
            (c >= '0' && c <= '9');
   }
-  if (u_isalnum(c)) return true;
-  const int8_t type = u_charType(c);
-  return type == U_NON_SPACING_MARK || type == U_COMBINING_SPACING_MARK;
+  // Not u_isalnum(), which takes only decimal digits (Nd) for numbers: the
+  // other numbers (No, Nl: "x²", "CO₂", "½", "Ⅻ") are word characters too,
+  // which NFKC folding then turns into plain digits and letters.
+  return (U_GET_GC_MASK(c) &
+          (U_GC_L_MASK | U_GC_N_MASK | U_GC_MN_MASK | U_GC_MC_MASK)) != 0;
 }
 
 bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }

@@ -40,6 +40,15 @@ TEST(TokenizerTest, KeepsCombiningMarksInsideTheToken) {
   EXPECT_THAT(Words("top-k\xCC\x82 ok"), ElementsAre("top", "k\xCC\x82", "ok"));
 }
 
+TEST(TokenizerTest, AllNumbersAreWordCharactersNotJustDecimalDigits) {
+  // General categories No and Nl, as tokenizer.h says (N*): U+00B2
+  // SUPERSCRIPT TWO, U+2082 SUBSCRIPT TWO, U+00BD VULGAR FRACTION ONE HALF,
+  // U+216B ROMAN NUMERAL TWELVE. (Found by tests/fuzz/query_parser_fuzzer.)
+  EXPECT_THAT(
+      Words("x\xC2\xB2 CO\xE2\x82\x82 \xC2\xBD \xE2\x85\xAB"),
+      ElementsAre("x\xC2\xB2", "CO\xE2\x82\x82", "\xC2\xBD", "\xE2\x85\xAB"));
+}
+
 TEST(TokenizerTest, ReportsByteOffsetsOfMultibyteText) {
   const std::vector<TokenSpan> tokens = Tokenize("ICLR 2024 论文列表");
 

@@ -1,0 +1,260 @@
+// libFuzzer target for ParseQuery (paperdb/search/query_parser.h) and the text
+// analysis under it (paperdb/text: Tokenize and Analyzer).
+//
+// The input is a query string. Besides ASan and UBSan findings, the target
+// traps when a documented contract does not hold:
+//  - ParseQuery: a failure is INVALID_ARGUMENT, and a query over
+//    kMaxQueryBytes or not valid UTF-8 always fails. A parsed query has at
+//    most kMaxClauses clauses, no two alike, at increasing code point
+//    positions inside the query; a term clause has one term, a phrase 2 to
+//    kMaxPhraseTerms; terms are non-empty valid UTF-8. Parsing again gives
+//    the same query (the analyzer's caches change nothing).
+//  - Tokenize (any bytes): tokens are non-empty, in order, apart, valid
+//    UTF-8; in valid UTF-8 they are maximal runs of letters, digits and
+//    combining marks (L*, N*, Mn, Mc) and the joiners tokenizer.h lists.
+//  - Analyzer::Analyze (any bytes): tokens are tokenizer spans in order, with
+//    increasing positions and non-empty valid UTF-8 terms; in valid UTF-8,
+//    OffsetConverter turns their offsets into the right code point and UTF-16
+//    counts.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/string_view.h"
+#include "paperdb/search/query.h"
+#include "paperdb/search/query_parser.h"
+#include "paperdb/text/analyzer.h"
+#include "paperdb/text/tokenizer.h"
+#include "paperdb/text/utf8.h"
+#include "unicode/uchar.h"
+#include "unicode/utf8.h"
+
+#define FUZZ_CHECK(condition)                                               \
+  do {                                                                      \
+    if (!(condition)) {                                                     \
+      std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                   #condition);                                             \
+      __builtin_trap();                                                     \
+    }                                                                       \
+  } while (false)
+
+namespace {
+
+using ::paperdb::search::kMaxClauses;
+using ::paperdb::search::kMaxPhraseTerms;
+using ::paperdb::search::kMaxQueryBytes;
+using ::paperdb::search::ParseQuery;
+using ::paperdb::search::Query;
+using ::paperdb::search::QueryClause;
+using ::paperdb::text::AnalyzedToken;
+using ::paperdb::text::FindInvalidUtf8;
+using ::paperdb::text::OffsetConverter;
+using ::paperdb::text::TextOffset;
+using ::paperdb::text::ThreadLocalAnalyzer;
+using ::paperdb::text::Tokenize;
+using ::paperdb::text::TokenSpan;
+
+bool SameClause(const QueryClause& a, const QueryClause& b) {
+  return a.kind == b.kind && a.excluded == b.excluded && a.terms == b.terms &&
+         a.position == b.position;
+}
+
+bool IsContinuationByte(char c) {
+  return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+}
+
+// Code points in valid UTF-8 `text`.
+size_t CodePoints(absl::string_view text) {
+  size_t n = 0;
+  for (char c : text) n += IsContinuationByte(c) ? 0 : 1;
+  return n;
+}
+
+void CheckQuery(absl::string_view text) {
+  const absl::StatusOr<Query> query = ParseQuery(text);
+  const bool valid_utf8 = !FindInvalidUtf8(text).has_value();
+  if (!query.ok()) {
+    FUZZ_CHECK(query.status().code() == absl::StatusCode::kInvalidArgument);
+    FUZZ_CHECK(absl::StartsWith(query.status().message(), "query: "));
+    return;
+  }
+  FUZZ_CHECK(text.size() <= kMaxQueryBytes);
+  FUZZ_CHECK(valid_utf8);
+  FUZZ_CHECK(query->clauses.size() <= kMaxClauses);
+  const size_t code_points = CodePoints(text);
+  for (size_t i = 0; i < query->clauses.size(); ++i) {
+    const QueryClause& clause = query->clauses[i];
+    if (clause.kind == QueryClause::Kind::kTerm) {
+      FUZZ_CHECK(clause.terms.size() == 1);
+    } else {
+      FUZZ_CHECK(clause.kind == QueryClause::Kind::kPhrase);
+      FUZZ_CHECK(clause.terms.size() >= 2);
+      FUZZ_CHECK(clause.terms.size() <= kMaxPhraseTerms);
+    }
+    for (const std::string& term : clause.terms) {
+      FUZZ_CHECK(!term.empty());
+      FUZZ_CHECK(!FindInvalidUtf8(term).has_value());
+    }
+    FUZZ_CHECK(clause.position < code_points);
+    if (i > 0) {
+      FUZZ_CHECK(clause.position > query->clauses[i - 1].position);
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const QueryClause& earlier = query->clauses[j];
+      FUZZ_CHECK(!(earlier.kind == clause.kind &&
+                   earlier.excluded == clause.excluded &&
+                   earlier.terms == clause.terms));
+    }
+  }
+  const absl::StatusOr<Query> again = ParseQuery(text);
+  FUZZ_CHECK(again.ok());
+  FUZZ_CHECK(again->clauses.size() == query->clauses.size());
+  for (size_t i = 0; i < query->clauses.size(); ++i) {
+    FUZZ_CHECK(SameClause(again->clauses[i], query->clauses[i]));
+  }
+}
+
+// tokenizer.h: a token is a run of letters, digits and combining marks.
+bool IsWordChar(UChar32 c) {
+  if (c < 0) return false;
+  const uint32_t category = U_MASK(u_charType(c));
+  return (category &
+          (U_GC_L_MASK | U_GC_N_MASK | U_GC_MN_MASK | U_GC_MC_MASK)) != 0;
+}
+
+// tokenizer.h: inside a run, these join `left` and `right` into one token:
+// an apostrophe between two letters, '.' or ',' between two digits, and an
+// invisible soft hyphen or zero-width (non-)joiner inside a word.
+bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
+  switch (joiner) {
+    case 0x27:
+    case 0x2019:
+      return u_isalpha(left) && u_isalpha(right);
+    case '.':
+    case ',':
+      return u_isdigit(left) && u_isdigit(right);
+    case 0x00AD:
+    case 0x200C:
+    case 0x200D:
+      return IsWordChar(left) && IsWordChar(right);
+    default:
+      return false;
+  }
+}
+
+// The code point before / at byte `i` of valid UTF-8 `s`, or -1 at the ends.
+UChar32 Before(const uint8_t* s, int32_t i) {
+  if (i <= 0) return -1;
+  UChar32 c;
+  U8_PREV(s, 0, i, c);
+  return c;
+}
+UChar32 At(const uint8_t* s, int32_t length, int32_t i) {
+  if (i >= length) return -1;
+  UChar32 c;
+  U8_NEXT(s, i, length, c);
+  return c;
+}
+
+std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
+  const std::vector<TokenSpan> spans = Tokenize(text);
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const TokenSpan& span = spans[i];
+    FUZZ_CHECK(span.start_byte < span.end_byte);
+    FUZZ_CHECK(span.end_byte <= text.size());
+    if (i > 0) FUZZ_CHECK(span.start_byte > spans[i - 1].end_byte);
+    const absl::string_view token =
+        text.substr(span.start_byte, span.end_byte - span.start_byte);
+    FUZZ_CHECK(!FindInvalidUtf8(token).has_value());
+    if (!valid_utf8) continue;  // Sequences decode alike either way in it.
+
+    // A run: word characters, and joiners between the right neighbours.
+    const int32_t start = static_cast<int32_t>(span.start_byte);
+    const int32_t end = static_cast<int32_t>(span.end_byte);
+    UChar32 previous = -1;
+    for (int32_t at = start; at < end;) {
+      const UChar32 c = At(s, length, at);
+      U8_FWD_1(s, at, length);
+      if (!IsWordChar(c)) {
+        FUZZ_CHECK(previous >= 0 && at < end);
+        FUZZ_CHECK(Joins(previous, c, At(s, length, at)));
+      }
+      previous = c;
+    }
+    FUZZ_CHECK(IsWordChar(At(s, length, start)));
+    FUZZ_CHECK(IsWordChar(Before(s, end)));
+
+    // Maximal: neither a word character nor a joiner that would join with
+    // the token lies on either side of it.
+    const UChar32 left = Before(s, start);
+    FUZZ_CHECK(!IsWordChar(left));
+    if (left >= 0) {
+      const int32_t left_start = start - U8_LENGTH(left);
+      FUZZ_CHECK(!Joins(Before(s, left_start), left, At(s, length, start)));
+    }
+    const UChar32 right = At(s, length, end);
+    FUZZ_CHECK(!IsWordChar(right));
+    if (right >= 0) {
+      FUZZ_CHECK(
+          !Joins(Before(s, end), right, At(s, length, end + U8_LENGTH(right))));
+    }
+  }
+  return spans;
+}
+
+void CheckAnalyze(absl::string_view text, bool valid_utf8,
+                  const std::vector<TokenSpan>& spans) {
+  const std::vector<AnalyzedToken> tokens = ThreadLocalAnalyzer().Analyze(text);
+  size_t next_span = 0;
+  OffsetConverter converter(text);
+  size_t counted_to = 0;
+  TextOffset expected;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const AnalyzedToken& token = tokens[i];
+    while (next_span < spans.size() &&
+           spans[next_span].start_byte < token.start_byte) {
+      ++next_span;
+    }
+    FUZZ_CHECK(next_span < spans.size());
+    FUZZ_CHECK(spans[next_span].start_byte == token.start_byte);
+    FUZZ_CHECK(spans[next_span].end_byte == token.end_byte);
+    ++next_span;
+    FUZZ_CHECK(!token.term.empty());
+    FUZZ_CHECK(!FindInvalidUtf8(token.term).has_value());
+    FUZZ_CHECK(token.position >= i);
+    if (i > 0) FUZZ_CHECK(token.position > tokens[i - 1].position);
+    if (!valid_utf8) continue;
+    for (uint32_t offset : {token.start_byte, token.end_byte}) {
+      for (; counted_to < offset; ++counted_to) {
+        const unsigned char c = static_cast<unsigned char>(text[counted_to]);
+        if (IsContinuationByte(static_cast<char>(c))) continue;
+        ++expected.code_point;
+        expected.utf16 += c >= 0xF0 ? 2 : 1;
+      }
+      expected.byte = offset;
+      const TextOffset converted = converter.Convert(offset);
+      FUZZ_CHECK(converted.byte == expected.byte);
+      FUZZ_CHECK(converted.code_point == expected.code_point);
+      FUZZ_CHECK(converted.utf16 == expected.utf16);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const absl::string_view text(reinterpret_cast<const char*>(data), size);
+  CheckQuery(text);
+  const bool valid_utf8 = !FindInvalidUtf8(text).has_value();
+  const std::vector<TokenSpan> spans = CheckTokenize(text, valid_utf8);
+  CheckAnalyze(text, valid_utf8, spans);
+  return 0;
+}
