@@ -180,7 +180,7 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     uint32_t doc_length;
     const std::vector<uint32_t>* positions;
   };
-  std::map<absl::string_view, std::vector<NewPosting>> additions;
+  absl::flat_hash_map<absl::string_view, std::vector<NewPosting>> additions;
 
   // Deletes go into the batch before puts: a paper deleted and added again
   // in one change gets a new doc id, and its id mapping must end up put.
@@ -225,9 +225,14 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     batch->Put(Column::kPapers, storage::PaperKey(paper->doc),
                paper->record.SerializeAsString());
   }
-  // std::map keeps terms sorted: RocksDB's memtable inserts ordered keys
+  // Keys go into the batch sorted: RocksDB's memtable inserts ordered keys
   // much faster than random ones.
-  for (const auto& [term, postings] : additions) {
+  std::vector<absl::string_view> added_terms;
+  added_terms.reserve(additions.size());
+  for (const auto& entry : additions) added_terms.push_back(entry.first);
+  std::sort(added_terms.begin(), added_terms.end());
+  for (const absl::string_view term : added_terms) {
+    const std::vector<NewPosting>& postings = additions[term];
     for (size_t start = 0; start < postings.size();
          start += kMaxPostingsPerBlock) {
       PostingBlockBuilder block;
