@@ -32,7 +32,11 @@ struct IngestServiceOptions {
   const rpc::Authenticator* authenticator = nullptr;
 };
 
-class IngestServiceImpl final : public v1::IngestService::Service {
+// IngestFile is served through the callback API on raw bytes
+// (ingest_file_reactor.h); the other methods are synchronous.
+class IngestServiceImpl final
+    : public v1::IngestService::WithRawCallbackMethod_IngestFile<
+          v1::IngestService::Service> {
  public:
   // Every pointer must outlive the service; `store` is the primary that
   // `writer` writes and `ingester` commits through `writer`.
@@ -46,9 +50,9 @@ class IngestServiceImpl final : public v1::IngestService::Service {
 
   // Reads the stream (first message names the file), then ingests the file.
   // Errors as documented in ingest_service.proto.
-  grpc::Status IngestFile(grpc::ServerContext* context,
-                          grpc::ServerReader<v1::IngestFileRequest>* reader,
-                          v1::IngestFileResponse* response) override;
+  grpc::ServerReadReactor<grpc::ByteBuffer>* IngestFile(
+      grpc::CallbackServerContext* context,
+      grpc::ByteBuffer* response) override;
 
   // INVALID_ARGUMENT for an empty name, NOT_FOUND for an unknown paper.
   grpc::Status DeletePaper(grpc::ServerContext* context,
@@ -66,7 +70,7 @@ class IngestServiceImpl final : public v1::IngestService::Service {
                            v1::ListSourcesResponse* response) override;
 
  private:
-  absl::Status Authorize(const grpc::ServerContext& context,
+  absl::Status Authorize(const grpc::ServerContextBase& context,
                          rpc::Scope scope) const;
 
   Ingester* ingester_;           // Not owned.

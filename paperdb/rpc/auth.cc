@@ -97,7 +97,7 @@ absl::StatusOr<std::optional<std::string>> LoadToken(
 // True if the peer completed a TLS handshake with a client certificate that
 // names it. Whether that certificate was verified depends on the server's
 // TLS options (see AuthConfig::client_cert_grants_write).
-bool HasClientCert(const grpc::ServerContext& context) {
+bool HasClientCert(const grpc::ServerContextBase& context) {
   const std::shared_ptr<const grpc::AuthContext> auth = context.auth_context();
   if (auth == nullptr || !auth->IsPeerAuthenticated()) return false;
   bool is_tls = false;
@@ -165,7 +165,7 @@ absl::Status Authenticator::Unauthenticated(absl::string_view problem) const {
       client_cert_grants_write_ ? "a verified TLS client certificate" : ""));
 }
 
-absl::Status Authenticator::Authorize(const grpc::ServerContext& context,
+absl::Status Authenticator::Authorize(const grpc::ServerContextBase& context,
                                       Scope needed) const {
   if (!enabled_) return absl::OkStatus();
   if (client_cert_grants_write_ && HasClientCert(context)) {

@@ -69,7 +69,7 @@ class Authenticator {
   // `needed`. UNAUTHENTICATED if the metadata is missing, repeated,
   // malformed or holds an unknown token; PERMISSION_DENIED if the read token
   // is used where kWrite is needed.
-  absl::Status Authorize(const grpc::ServerContext& context,
+  absl::Status Authorize(const grpc::ServerContextBase& context,
                          Scope needed) const;
 
  private:

@@ -153,6 +153,32 @@ TEST_F(IngestServiceE2eTest, MalformedStreamsAreInvalidArgument) {
   }
 }
 
+TEST_F(IngestServiceE2eTest, UnparsableMessageMidStreamStoresNothing) {
+  // The second message's file_name is not UTF-8: the server cannot parse it
+  // as a proto3 string, so the stream breaks after the first message, whose
+  // content alone is a valid file. It must not be stored as if complete.
+  v1::IngestFileResponse response;
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  auto writer = ingest_->IngestFile(&context, &response);
+  v1::IngestFileRequest request;
+  request.set_file_name("broken_stream.txt");
+  request.set_content("ICLR 2024 paper list\n\nHalfway abstract.\n");
+  writer->Write(request);
+  request.set_file_name("bad\xFFname");
+  request.set_content("\nSecond half.\n");
+  writer->Write(request);
+  writer->WritesDone();
+  const grpc::Status status = writer->Finish();
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("message 2 of the stream is not an IngestFileRequest"));
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(SearchTotal("halfway"), 0);
+  EXPECT_EQ(PaperCount(), 76);
+}
+
 TEST_F(IngestServiceE2eTest, HostileFilesGetClearErrorsAndStoreNothing) {
   struct Case {
     std::string name;

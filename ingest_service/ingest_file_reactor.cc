@@ -1,0 +1,139 @@
+#include "ingest_service/ingest_file_reactor.h"
+
+#include <vector>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "paperdb/common/status_macros.h"
+#include "paperdb/rpc/grpc_status.h"
+#include "paperdb/v1/ingest_service.pb.h"
+
+namespace paperdb::ingest {
+
+IngestFileReactor::IngestFileReactor(grpc::CallbackServerContext* context,
+                                     grpc::ByteBuffer* response,
+                                     Ingester* ingester,
+                                     absl::Duration max_ingest_time,
+                                     std::atomic<int>* running,
+                                     const absl::Status& refusal)
+    : context_(context),
+      response_(response),
+      ingester_(ingester),
+      max_ingest_time_(max_ingest_time),
+      start_(absl::Now()),
+      running_(running) {
+  if (!refusal.ok()) {
+    FinishWith(refusal);
+    return;
+  }
+  StartRead(&message_);
+}
+
+absl::Status IngestFileReactor::Accept() {
+  ++messages_;
+  std::vector<grpc::Slice> slices;
+  if (!message_.Dump(&slices).ok()) {
+    return absl::InternalError("cannot read a message of the stream");
+  }
+  std::string bytes;
+  for (const grpc::Slice& slice : slices) {
+    bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+  }
+  message_.Clear();
+  v1::IngestFileRequest request;
+  if (!request.ParseFromString(bytes)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "message ", messages_,
+        " of the stream is not an IngestFileRequest (is file_name UTF-8?); "
+        "nothing stored"));
+  }
+  if (messages_ == 1) {
+    if (request.file_name().empty()) {
+      return absl::InvalidArgumentError(
+          "the first IngestFileRequest must set file_name");
+    }
+    file_name_ = request.file_name();
+    PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name_));
+  } else if (!request.file_name().empty() &&
+             request.file_name() != file_name_) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "message ", messages_, " of the stream names file \"",
+        absl::CHexEscape(request.file_name()), "\"; the stream is for \"",
+        absl::CHexEscape(file_name_), "\""));
+  }
+  const size_t limit = ingester_->options().max_file_bytes;
+  if (request.content().size() > limit - content_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        file_name_, ": file is larger than the limit of ", limit,
+        " bytes (--max_file_mib); stopped reading at byte ", content_.size()));
+  }
+  content_.append(request.content());
+  return absl::OkStatus();
+}
+
+void IngestFileReactor::OnReadDone(bool ok) {
+  if (!ok) {
+    // The client closed its side, or the call broke (then OnDone follows
+    // without Finish mattering).
+    if (messages_ == 0) {
+      FinishWith(absl::InvalidArgumentError(
+          "IngestFile stream is empty: the first message must set "
+          "file_name"));
+      return;
+    }
+    worker_ = std::thread([this] { IngestAndFinish(); });
+    worker_.detach();  // Finish() is its last touch of this reactor.
+    return;
+  }
+  if (absl::Status accepted = Accept(); !accepted.ok()) {
+    FinishWith(accepted);
+    return;
+  }
+  StartRead(&message_);
+}
+
+void IngestFileReactor::IngestAndFinish() {
+  if (context_->IsCancelled()) {
+    FinishWith(absl::CancelledError(absl::StrCat(
+        file_name_,
+        ": the client left before sending the whole file; nothing stored")));
+    return;
+  }
+  const absl::Time give_up = start_ + max_ingest_time_;
+  bool timed_out = false;
+  const CancelledFn cancelled = [&] {
+    timed_out = absl::Now() > give_up;
+    return timed_out || context_->IsCancelled();
+  };
+  absl::StatusOr<v1::IngestFileResponse> result =
+      ingester_->IngestContent(file_name_, content_, cancelled);
+  content_.clear();
+  content_.shrink_to_fit();
+  if (absl::IsCancelled(result.status()) && timed_out) {
+    FinishWith(absl::DeadlineExceededError(absl::StrCat(
+        file_name_, ": ingest took longer than the server's limit of ",
+        absl::FormatDuration(max_ingest_time_), "; nothing stored")));
+    return;
+  }
+  if (!result.ok()) {
+    FinishWith(result.status());
+    return;
+  }
+  bool own_buffer = false;
+  const grpc::Status serialized =
+      grpc::SerializationTraits<v1::IngestFileResponse>::Serialize(
+          *result, response_, &own_buffer);
+  Finish(serialized);
+}
+
+void IngestFileReactor::FinishWith(const absl::Status& status) {
+  Finish(rpc::ToGrpcStatus(status));
+}
+
+void IngestFileReactor::OnDone() {
+  running_->fetch_sub(1);
+  delete this;
+}
+
+}  // namespace paperdb::ingest
