@@ -123,6 +123,9 @@ class PreparePool {
   std::vector<std::thread> workers_;
 };
 
+// Rejected paragraphs listed per file; the rest are counted.
+constexpr int kMaxRejectedLines = 10;
+
 void PrintStored(const std::string& label, const v1::IngestFileResponse& file,
                  std::ostream& out) {
   out << Printable(label) << ": " << file.added() << " added, "
@@ -132,9 +135,13 @@ void PrintStored(const std::string& label, const v1::IngestFileResponse& file,
   int listed = 0;
   for (const v1::ParagraphOutcome& p : file.paragraphs()) {
     if (p.outcome() != v1::ParagraphOutcome::OUTCOME_REJECTED) continue;
-    if (++listed > 10) break;
+    if (++listed > kMaxRejectedLines) break;
     out << "  " << Printable(label) << ": line " << p.line_number() << ", byte "
         << p.byte_offset() << ": rejected: " << p.reason() << "\n";
+  }
+  if (file.rejected() > kMaxRejectedLines) {
+    out << "  " << Printable(label) << ": and "
+        << file.rejected() - kMaxRejectedLines << " more rejected paragraphs\n";
   }
 }
 

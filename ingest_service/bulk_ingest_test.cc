@@ -68,6 +68,27 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
   EXPECT_EQ(writer_->stats().doc_count(), 3u);
 }
 
+TEST_F(BulkIngestTest, ListsTenRejectedParagraphsAndCountsTheRest) {
+  Ingester ingester(writer_.get(), store_.get(),
+                    IngestOptions{.max_abstract_bytes = 8});
+  std::string content = "ICLR 2024 paper list\n\nShort.\n";
+  for (int i = 0; i < 12; ++i)
+    content += "\nMuch too long " + std::to_string(i) + ".\n";
+  std::ostringstream out;
+
+  BulkIngest(ingester, {Write("r.txt", content)}, BulkIngestOptions(), out);
+
+  EXPECT_THAT(
+      out.str(),
+      ::testing::AllOf(
+          ::testing::StartsWith("r.txt: 1 added, 0 updated, 0 unchanged, "
+                                "0 removed, 0 skipped, 12 rejected\n"
+                                "  r.txt: line 5, byte 30: rejected: "
+                                "abstract of 16 bytes is longer than "
+                                "the limit of 8"),
+          ::testing::EndsWith("  r.txt: and 2 more rejected paragraphs\n")));
+}
+
 TEST_F(BulkIngestTest, InterruptedRunCommitsNothingMore) {
   Ingester ingester(writer_.get(), store_.get());
   const std::vector<std::string> paths = {

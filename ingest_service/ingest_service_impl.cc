@@ -112,7 +112,7 @@ grpc::Status IngestServiceImpl::ListSources(
   for (v1::SourceFile& source : *sources) {
     *response->add_sources() = std::move(source);
   }
-  response->set_total_size(static_cast<int32_t>(total));
+  response->set_total_size(static_cast<int64_t>(total));
   if (skip + sources->size() < total) {
     response->set_next_page_token(
         EncodePageToken("sources", 0, skip + sources->size()));

@@ -99,7 +99,9 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
             << " added, " << t.updated << " updated, " << t.unchanged
             << " unchanged, " << t.removed << " removed, " << t.skipped
             << " skipped, " << t.rejected << " paragraphs rejected, "
-            << report.rejected << " files rejected\n";
+            << report.rejected
+            << (report.rejected == 1 ? " file rejected\n"
+                                     : " files rejected\n");
   return report.rejected == 0 ? 0 : 1;
 }
 
@@ -126,8 +128,9 @@ int Verify(const std::string& db) {
       for (const std::string& problem : report->problems) {
         std::cout << "problem: " << problem << "\n";
       }
-      std::cout << db << ": " << report->sources << " files, " << report->papers
-                << " papers, " << report->terms << " terms, "
+      std::cout << db << ": " << report->sources
+                << (report->sources == 1 ? " file, " : " files, ")
+                << report->papers << " papers, " << report->terms << " terms, "
                 << report->postings << " postings, " << report->problem_count
                 << " problems\n";
       status = report->problem_count == 0 ? 0 : 1;

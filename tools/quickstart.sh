@@ -6,8 +6,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/build.sh
 BUILD_DIR=${BUILD_DIR:-build}
-DB=${DB:-/tmp/paperdb-quickstart}
 LISTEN=${LISTEN:-127.0.0.1:50051}
+if [[ -z "${DB:-}" ]]; then
+  # The default store is the quick start's own scratch directory: start it
+  # afresh, so a store left by an older paperdb (another schema) is no
+  # obstacle. A DB=... given by the user is never removed.
+  DB=/tmp/paperdb-quickstart
+  rm -rf "$DB"
+fi
 "$BUILD_DIR/ingest_service/ingest_service" --db="$DB" data/
 echo "query_service: serving $DB on $LISTEN (Ctrl-C to stop); try:"
 echo "  tools/grpc_call.py $LISTEN call paperdb.v1.QueryService/SearchPapers -d '{\"query\": \"spiking neural networks delays\"}'"

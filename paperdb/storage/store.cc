@@ -212,8 +212,10 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
       if (std::find(families.begin(), families.end(), name) == families.end()) {
         return absl::FailedPreconditionError(absl::StrCat(
             "store ", path, " is incomplete (no \"", name,
-            "\" column family): its creation was interrupted; ingest_service "
-            "finishes it when it next opens the store"));
+            "\" column family): its creation was interrupted, and "
+            "ingest_service finishes it when it next opens the store; or an "
+            "older paperdb wrote it (schema version 1), and it must be "
+            "ingested again into a new directory"));
       }
     }
   }
