@@ -16,18 +16,38 @@ IngestFileReactor::IngestFileReactor(grpc::CallbackServerContext* context,
                                      Ingester* ingester,
                                      absl::Duration max_ingest_time,
                                      std::atomic<int>* running,
+                                     UploadWatchdog* watchdog,
                                      const absl::Status& refusal)
     : context_(context),
       response_(response),
       ingester_(ingester),
       max_ingest_time_(max_ingest_time),
       start_(absl::Now()),
-      running_(running) {
+      running_(running),
+      watchdog_(watchdog) {
+  watchdog_->Add(this);
   if (!refusal.ok()) {
     FinishWith(refusal);
     return;
   }
   StartRead(&message_);
+}
+
+bool IngestFileReactor::ClaimIfOverdue(absl::Time now) {
+  absl::MutexLock lock(&mu_);
+  if (phase_ != Phase::kReading || now <= start_ + max_ingest_time_) {
+    return false;
+  }
+  phase_ = Phase::kFinished;
+  return true;
+}
+
+void IngestFileReactor::Expire() {
+  Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
+      file_name_.empty() ? "IngestFile" : file_name_,
+      ": the upload was still incomplete after the server's limit of ",
+      absl::FormatDuration(max_ingest_time_),
+      " (--max_ingest_seconds); nothing stored"))));
 }
 
 absl::Status IngestFileReactor::Accept() {
@@ -73,6 +93,10 @@ absl::Status IngestFileReactor::Accept() {
 }
 
 void IngestFileReactor::OnReadDone(bool ok) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (phase_ != Phase::kReading) return;  // Expired meanwhile.
+  }
   if (!ok) {
     // The client closed its side, or the call broke (then OnDone follows
     // without Finish mattering).
@@ -81,6 +105,11 @@ void IngestFileReactor::OnReadDone(bool ok) {
           "IngestFile stream is empty: the first message must set "
           "file_name"));
       return;
+    }
+    {
+      absl::MutexLock lock(&mu_);
+      if (phase_ != Phase::kReading) return;
+      phase_ = Phase::kIngesting;
     }
     worker_ = std::thread([this] { IngestAndFinish(); });
     worker_.detach();  // Finish() is its last touch of this reactor.
@@ -124,16 +153,58 @@ void IngestFileReactor::IngestAndFinish() {
   const grpc::Status serialized =
       grpc::SerializationTraits<v1::IngestFileResponse>::Serialize(
           *result, response_, &own_buffer);
+  {
+    absl::MutexLock lock(&mu_);
+    phase_ = Phase::kFinished;
+  }
   Finish(serialized);
 }
 
 void IngestFileReactor::FinishWith(const absl::Status& status) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (phase_ == Phase::kFinished) return;
+    phase_ = Phase::kFinished;
+  }
   Finish(rpc::ToGrpcStatus(status));
 }
 
 void IngestFileReactor::OnDone() {
+  watchdog_->Remove(this);
   running_->fetch_sub(1);
   delete this;
+}
+
+UploadWatchdog::UploadWatchdog() : thread_([this] { Run(); }) {}
+
+UploadWatchdog::~UploadWatchdog() {
+  stop_.Notify();
+  thread_.join();
+}
+
+void UploadWatchdog::Add(IngestFileReactor* reactor) {
+  absl::MutexLock lock(&mu_);
+  reactors_.insert(reactor);
+}
+
+void UploadWatchdog::Remove(IngestFileReactor* reactor) {
+  absl::MutexLock lock(&mu_);
+  reactors_.erase(reactor);
+}
+
+void UploadWatchdog::Run() {
+  while (!stop_.WaitForNotificationWithTimeout(absl::Milliseconds(250))) {
+    std::vector<IngestFileReactor*> overdue;
+    {
+      absl::MutexLock lock(&mu_);
+      const absl::Time now = absl::Now();
+      for (IngestFileReactor* reactor : reactors_) {
+        // A claimed reactor stays alive until Expire() finishes its call.
+        if (reactor->ClaimIfOverdue(now)) overdue.push_back(reactor);
+      }
+    }
+    for (IngestFileReactor* reactor : overdue) reactor->Expire();
+  }
 }
 
 }  // namespace paperdb::ingest

@@ -8,7 +8,9 @@
 // gRPC callback API: reactions never block. Once the stream ends, the file is
 // ingested on a thread of its own (there are at most
 // IngestServiceOptions::max_concurrent_ingests), which then finishes the
-// call. The reactor deletes itself when the call is done.
+// call. The reactor deletes itself when the call is done. An UploadWatchdog
+// ends uploads that are still being received after the time limit, so a
+// client that stalls cannot hold an ingest slot.
 
 #ifndef PAPERDB_INGEST_SERVICE_INGEST_FILE_REACTOR_H_
 #define PAPERDB_INGEST_SERVICE_INGEST_FILE_REACTOR_H_
@@ -17,7 +19,11 @@
 #include <string>
 #include <thread>
 
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
@@ -25,6 +31,8 @@
 #include "ingest_service/ingester.h"
 
 namespace paperdb::ingest {
+
+class UploadWatchdog;
 
 class IngestFileReactor final
     : public grpc::ServerReadReactor<grpc::ByteBuffer> {
@@ -36,17 +44,27 @@ class IngestFileReactor final
   IngestFileReactor(grpc::CallbackServerContext* context,
                     grpc::ByteBuffer* response, Ingester* ingester,
                     absl::Duration max_ingest_time, std::atomic<int>* running,
-                    const absl::Status& refusal);
+                    UploadWatchdog* watchdog, const absl::Status& refusal);
 
   void OnReadDone(bool ok) override;
   void OnDone() override;
 
+  // For the watchdog: if the upload is still being received at `now`, past
+  // the time limit, claims the right to finish the call and returns true;
+  // the caller must then call Expire() (without holding its own locks).
+  bool ClaimIfOverdue(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
+  // Finishes a claimed call with DEADLINE_EXCEEDED.
+  void Expire();
+
  private:
+  enum class Phase { kReading, kIngesting, kFinished };
+
   // Parses and checks the message just read.
   absl::Status Accept();
   // On its own thread: ingests the file and finishes the call.
   void IngestAndFinish();
-  void FinishWith(const absl::Status& status);
+  // Finishes the call with `status` unless it is finished already.
+  void FinishWith(const absl::Status& status) ABSL_LOCKS_EXCLUDED(mu_);
 
   grpc::CallbackServerContext* const context_;
   grpc::ByteBuffer* const response_;
@@ -54,6 +72,10 @@ class IngestFileReactor final
   const absl::Duration max_ingest_time_;
   const absl::Time start_;
   std::atomic<int>* const running_;
+  UploadWatchdog* const watchdog_;
+
+  absl::Mutex mu_;
+  Phase phase_ ABSL_GUARDED_BY(mu_) = Phase::kReading;
 
   grpc::ByteBuffer message_;
   int64_t messages_ = 0;
@@ -61,6 +83,25 @@ class IngestFileReactor final
   std::string content_;
   std::thread worker_;  // Detached: it finishes the call and touches
                         // nothing after Finish().
+};
+
+// Ends uploads that outlive their time limit: every 250 ms it looks at the
+// registered reactors and expires the overdue ones. Thread-safe.
+class UploadWatchdog {
+ public:
+  UploadWatchdog();
+  ~UploadWatchdog();  // Stops the thread. REQUIRES: no reactor registered.
+
+  void Add(IngestFileReactor* reactor) ABSL_LOCKS_EXCLUDED(mu_);
+  void Remove(IngestFileReactor* reactor) ABSL_LOCKS_EXCLUDED(mu_);
+
+ private:
+  void Run();
+
+  absl::Mutex mu_;
+  absl::flat_hash_set<IngestFileReactor*> reactors_ ABSL_GUARDED_BY(mu_);
+  absl::Notification stop_;
+  std::thread thread_;
 };
 
 }  // namespace paperdb::ingest

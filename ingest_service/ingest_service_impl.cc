@@ -44,7 +44,7 @@ grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(
   }
   return new IngestFileReactor(context, response, ingester_,
                                options_.max_ingest_time, &running_ingests_,
-                               refusal);
+                               &watchdog_, refusal);
 }
 
 grpc::Status IngestServiceImpl::DeletePaper(

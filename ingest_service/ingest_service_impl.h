@@ -11,6 +11,7 @@
 #include <atomic>
 
 #include "absl/time/time.h"
+#include "ingest_service/ingest_file_reactor.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/rpc/auth.h"
@@ -78,6 +79,7 @@ class IngestServiceImpl final
   const storage::Store* store_;  // Not owned.
   const IngestServiceOptions options_;
   std::atomic<int> running_ingests_{0};
+  UploadWatchdog watchdog_;
 };
 
 }  // namespace paperdb::ingest

@@ -422,6 +422,42 @@ TEST_F(IngestServiceE2eTest, IngestsBeyondTheLimitAreResourceExhausted) {
   EXPECT_EQ(held.added(), 1);
 }
 
+TEST_F(IngestServiceE2eTest, StalledUploadIsEndedAtTheServerLimit) {
+  StartLimitedService(
+      {}, {.max_concurrent_ingests = 1, .max_ingest_time = absl::Seconds(1)});
+  // A client that sends a name and then nothing, with no deadline of its own.
+  grpc::ClientContext stalled_context;
+  v1::IngestFileResponse stalled_response;
+  auto stalled = limited_->IngestFile(&stalled_context, &stalled_response);
+  v1::IngestFileRequest request;
+  request.set_file_name("stalled.txt");
+  request.set_content("ICLR 2024 paper list\n\nQuonkified abstract.\n");
+  ASSERT_TRUE(stalled->Write(request));
+
+  const auto start = std::chrono::steady_clock::now();
+  const grpc::Status status = stalled->Finish();
+  const auto waited = std::chrono::steady_clock::now() - start;
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("stalled.txt: the upload was still incomplete after "
+                        "the server's limit of 1s"));
+  EXPECT_LT(waited, std::chrono::seconds(3));
+  // The slot is free again.
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::IngestFileResponse response;
+  auto writer = limited_->IngestFile(&context, &response);
+  request.set_file_name("after.txt");
+  request.set_content("ICLR 2024 paper list\n\nAfter the stall.\n");
+  writer->Write(request);
+  writer->WritesDone();
+  EXPECT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(response.added(), 1);
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_EQ(SearchTotal("quonkified"), 0);
+}
+
 TEST_F(IngestServiceE2eTest, ClientDeadlinePassingMidStreamStoresNothing) {
   v1::IngestFileResponse response;
   grpc::ClientContext context;
