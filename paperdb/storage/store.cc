@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/rocksdb_status.h"
 #include "rocksdb/db.h"
@@ -56,19 +57,63 @@ bool IsOurColumn(absl::string_view name) {
 }
 
 // True if `dir` holds nothing but files RocksDB creates before CURRENT.
+// True if `name` is all decimal digits (RocksDB numbers its files).
+bool AllDigits(absl::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return c >= '0' && c <= '9';
+  });
+}
+
+// True if `dir` holds nothing but files RocksDB creates before CURRENT:
+// LOCK, IDENTITY, LOG (and LOG.old.*), MANIFEST-N, OPTIONS-N, N.log,
+// N.dbtmp.
 bool OnlyRocksDbFiles(const std::string& dir) {
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (name != "LOCK" && name != "IDENTITY" &&
-        !absl::StartsWith(name, "LOG") &&
-        !absl::StartsWith(name, "MANIFEST-") &&
-        !absl::StartsWith(name, "OPTIONS-") && !absl::EndsWith(name, ".log") &&
-        !absl::EndsWith(name, ".dbtmp")) {
-      return false;
-    }
+    absl::string_view rest = name;
+    const bool rocksdb_file =
+        name == "LOCK" || name == "IDENTITY" || name == "LOG" ||
+        absl::StartsWith(name, "LOG.old.") ||
+        (absl::ConsumePrefix(&rest, "MANIFEST-") && AllDigits(rest)) ||
+        (absl::ConsumePrefix(&rest, "OPTIONS-") && AllDigits(rest)) ||
+        (absl::ConsumeSuffix(&rest, ".log") && AllDigits(rest)) ||
+        (absl::ConsumeSuffix(&rest, ".dbtmp") && AllDigits(rest));
+    if (!rocksdb_file) return false;
   }
   return !error;
+}
+
+// True if the RocksDB database at `path`, with column families `families`,
+// holds data in "default", which paperdb never writes: someone else's.
+// Opened read-only, so that refusing it changes nothing.
+absl::StatusOr<bool> HasDefaultFamilyData(
+    const std::string& path, const std::vector<std::string>& families) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& family : families) {
+    descriptors.emplace_back(family, rocksdb::ColumnFamilyOptions());
+  }
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  const rocksdb::Status s = rocksdb::DB::OpenForReadOnly(
+      rocksdb::DBOptions(), path, descriptors, &handles, &raw);
+  if (!s.ok()) {
+    return FromRocksDbStatus(s, absl::StrCat("opening ", path, " to check it"));
+  }
+  std::unique_ptr<rocksdb::DB> db(raw);
+  bool has_data = false;
+  for (size_t i = 0; i < handles.size(); ++i) {
+    if (families[i] == rocksdb::kDefaultColumnFamilyName) {
+      std::unique_ptr<rocksdb::Iterator> it(
+          db->NewIterator(rocksdb::ReadOptions(), handles[i]));
+      it->SeekToFirst();
+      has_data = it->Valid();
+    }
+  }
+  for (rocksdb::ColumnFamilyHandle* handle : handles) {
+    db->DestroyColumnFamilyHandle(handle).PermitUncheckedError();
+  }
+  return has_data;
 }
 
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
@@ -159,6 +204,16 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
             path, " holds a RocksDB database that is not a paperdb store"));
       }
     }
+    if (families.size() < kColumnCount + 1) {
+      // Not all of paperdb's families: an interrupted creation, or a foreign
+      // database with only "default". Tell them apart before adding any.
+      PAPERDB_ASSIGN_OR_RETURN(const bool foreign,
+                               HasDefaultFamilyData(path, families));
+      if (foreign) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            path, " holds a RocksDB database that is not a paperdb store"));
+      }
+    }
   }
   rocksdb::DBOptions options;
   options.create_if_missing = true;
@@ -215,7 +270,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
             "\" column family): its creation was interrupted, and "
             "ingest_service finishes it when it next opens the store; or an "
             "older paperdb wrote it (schema version 1), and it must be "
-            "ingested again into a new directory"));
+            "ingested again into a new directory; or it is not a paperdb "
+            "store"));
       }
     }
   }

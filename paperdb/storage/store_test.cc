@@ -82,6 +82,23 @@ TEST_F(StoreTest, RefusesAForeignRocksDbDatabase) {
 
   EXPECT_THAT(Store::OpenPrimary(db()),
               StatusIs(absl::StatusCode::kFailedPrecondition));
+  // Refusing it changed nothing: its owner opens it as before.
+  std::vector<std::string> families;
+  ASSERT_TRUE(
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), db(), &families)
+          .ok());
+  EXPECT_THAT(families, ::testing::ElementsAre("default"));
+}
+
+TEST_F(StoreTest, RefusesADirectoryOfFilesNamedLikeRocksDbs) {
+  std::filesystem::create_directories(db());
+  std::ofstream(std::filesystem::path(db()) / "access.log") << "mine";
+  std::ofstream(std::filesystem::path(db()) / "LOGBOOK") << "mine";
+
+  EXPECT_THAT(Store::OpenPrimary(db()),
+              StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_FALSE(
+      std::filesystem::exists(std::filesystem::path(db()) / "CURRENT"));
 }
 
 TEST_F(StoreTest, CreationInterruptedAfterSomeColumnFamiliesIsFinished) {
