@@ -12,6 +12,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
 namespace {
@@ -25,6 +26,7 @@ struct Prepared {
 // `label` with control characters escaped, so that a file name cannot
 // move the terminal's cursor or forge output lines.
 std::string Printable(const std::string& label) {
+  if (text::FindInvalidUtf8(label)) return absl::CHexEscape(label);
   std::string out;
   for (char c : label) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
@@ -102,7 +104,8 @@ class PreparePool {
   Prepared PrepareOne(const std::string& path) const {
     Prepared prepared;
     prepared.label = std::filesystem::path(path).filename().string();
-    absl::StatusOr<std::string> content = ReadFile(path);
+    absl::StatusOr<std::string> content =
+        ReadFile(path, ingester_.options().max_file_bytes);
     if (!content.ok()) {
       prepared.file = content.status();
       return prepared;

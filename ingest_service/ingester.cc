@@ -34,12 +34,10 @@ absl::Status ValidateFileName(absl::string_view file_name) {
         absl::StrCat("file name \"", absl::CHexEscape(file_name), "\": byte ",
                      *bad, " is not valid UTF-8"));
   }
-  for (char c : file_name) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("file name \"", absl::CHexEscape(file_name),
-                       "\" contains a control character"));
-    }
+  if (text::ContainsControlCharacter(file_name)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("file name \"", absl::CHexEscape(file_name),
+                     "\" contains a control character"));
   }
   return absl::OkStatus();
 }
@@ -54,15 +52,11 @@ std::string ParagraphProblem(absl::string_view text,
                         " bytes is longer than the limit of ",
                         options.max_abstract_bytes, " (--max_abstract_bytes)");
   }
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && text[i] != ' ') continue;
-    if (i - start > options.max_word_bytes) {
-      return absl::StrCat("word of ", i - start, " bytes at byte ", start,
-                          " of the abstract is longer than the limit of ",
-                          options.max_word_bytes, " (--max_word_bytes)");
-    }
-    start = i + 1;
+  const text::ByteSpan word = text::LongestNonSpaceRun(text);
+  if (word.length > options.max_word_bytes) {
+    return absl::StrCat("word of ", word.length, " bytes at byte ", word.start,
+                        " of the abstract is longer than the limit of ",
+                        options.max_word_bytes, " (--max_word_bytes)");
   }
   return "";
 }
@@ -214,6 +208,13 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
       paragraph.byte_offset = abstract.byte_offset;
       paragraph.reason = ParagraphProblem(abstract.text, options_);
       if (!paragraph.reason.empty()) {
+        if (!file.analyzed &&
+            stored_ids.contains(BuildPaper(abstract, file_name).id())) {
+          // Stored, yet rejected now: the limits changed since. Compare
+          // paper by paper, so that the paper is removed.
+          mismatch = true;
+          break;
+        }
         paragraph.kind = PreparedParagraph::Kind::kRejected;
         continue;
       }
@@ -304,13 +305,22 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
   return files;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
+absl::StatusOr<std::string> ReadFile(const std::string& path,
+                                     size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream content;
-  content << in.rdbuf();
+  std::string content;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
+    content.append(buffer, static_cast<size_t>(in.gcount()));
+    if (content.size() > max_bytes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": file is larger than the limit of ", max_bytes,
+                       " bytes (--max_file_mib)"));
+    }
+  }
   if (in.bad()) return absl::InternalError(absl::StrCat(path, ": read error"));
-  return content.str();
+  return content;
 }
 
 }  // namespace paperdb::ingest

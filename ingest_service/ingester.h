@@ -41,7 +41,8 @@ inline constexpr int kMaxListedParagraphs = 10000;
 inline constexpr size_t kMaxFileNameBytes = 1024;
 
 // OK if `file_name` can label a source: 1 to kMaxFileNameBytes bytes of valid
-// UTF-8 without control characters. INVALID_ARGUMENT otherwise, with the
+// UTF-8 without control or bidirectional formatting characters
+// (text::ContainsControlCharacter). INVALID_ARGUMENT otherwise, with the
 // name C-escaped in the message. The name is never opened as a path.
 absl::Status ValidateFileName(absl::string_view file_name);
 
@@ -119,8 +120,12 @@ class Ingester {
 absl::StatusOr<std::vector<std::string>> ListInputFiles(
     const std::vector<std::string>& paths);
 
-// Reads a whole file. NOT_FOUND or INTERNAL (with the path) on failure.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
+// Reads a whole file of at most `max_bytes` bytes, never holding more than
+// max_bytes + 1 (so /dev/zero or a FIFO cannot exhaust memory).
+// INVALID_ARGUMENT if it is larger; NOT_FOUND or INTERNAL (with the path)
+// on failure.
+absl::StatusOr<std::string> ReadFile(const std::string& path,
+                                     size_t max_bytes = SIZE_MAX - 1);
 
 }  // namespace paperdb::ingest
 

@@ -85,7 +85,8 @@ TEST_F(IngesterTest, RejectsBadFileNames) {
 
   for (const std::string& name :
        {std::string(""), std::string("lat\xE9.txt"), std::string("a\nb.txt"),
-        std::string(2000, 'n')}) {
+        std::string(2000, 'n'), std::string("c1\xC2\x85.txt"),
+        std::string("rlo\xE2\x80\xAEtxt.exe")}) {
     EXPECT_THAT(ingester.IngestContent(name, content),
                 StatusIs(absl::StatusCode::kInvalidArgument))
         << name;
@@ -137,6 +138,50 @@ TEST_F(IngesterTest, SameBytesUnderLooserLimitsAddWhatWasRejected) {
   EXPECT_EQ(again->added(), 1);
   EXPECT_EQ(writer_->stats().doc_count(), 2u);
   EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngesterTest, WordsAreSeparatedByAnyUnicodeSpace) {
+  Ingester ingester(writer_.get(), store_.get(),
+                    IngestOptions{.max_word_bytes = 12});
+  // Tabs, NBSP and U+3000 separate words; the 13-byte run is one word.
+  const std::string content =
+      "ICLR 2024 paper list\n\nshort\twords\xC2\xA0only\xE3\x80\x80"
+      "here.\n\nthirteenbytes is long.\n";
+
+  absl::StatusOr<v1::IngestFileResponse> response =
+      ingester.IngestContent("w.txt", content);
+
+  ASSERT_THAT(response, IsOk());
+  EXPECT_EQ(response->added(), 1);
+  EXPECT_EQ(response->rejected(), 1);
+  EXPECT_EQ(response->paragraphs(1).reason(),
+            "word of 13 bytes at byte 0 of the abstract is longer than the "
+            "limit of 12 (--max_word_bytes)");
+}
+
+TEST_F(IngesterTest, SameBytesUnderStricterLimitsRemoveWhatIsNowRejected) {
+  const std::string content =
+      "ICLR 2024 论文列表\n\nShort one.\n\nThis abstract is far too long.\n";
+  Ingester loose(writer_.get(), store_.get());
+  ASSERT_THAT(loose.IngestContent("f.txt", content), IsOk());
+  Ingester strict(writer_.get(), store_.get(),
+                  IngestOptions{.max_abstract_bytes = 20});
+
+  absl::StatusOr<v1::IngestFileResponse> again =
+      strict.IngestContent("f.txt", content);
+
+  ASSERT_THAT(again, IsOk());
+  EXPECT_EQ(again->rejected(), 1);
+  EXPECT_EQ(again->removed(), 1);
+  EXPECT_EQ(writer_->stats().doc_count(), 1u);
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngesterTest, ReadFileStopsAtTheLimit) {
+  EXPECT_THAT(ReadFile("/dev/zero", 1 << 20),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("/dev/zero: file is larger than the limit of "
+                                 "1048576 bytes")));
 }
 
 TEST_F(IngesterTest, TenMibParagraphAndFortyThousandByteWordAreRejected) {
@@ -224,6 +269,37 @@ TEST_F(IngesterTest, ChangedFileReplacesItsPapers) {
   EXPECT_EQ(PostingCount("stay"), 2);
   EXPECT_THAT(store_->Get(storage::Column::kTerms, "gamma"),
               StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngesterTest, EditOfCaseOrSpacingOnlyReplacesTheStoredText) {
+  Ingester ingester(writer_.get(), store_.get());
+  ASSERT_THAT(
+      ingester.IngestContent("h.txt",
+                             "ICLR 2024 paper list\n\nGraphs for Molecule "
+                             "property prediction.\n"),
+      IsOk());
+
+  absl::StatusOr<v1::IngestFileResponse> edited = ingester.IngestContent(
+      "h.txt",
+      "ICLR 2024 paper list\n\nGraphs for molecule  property prediction.\n");
+
+  ASSERT_THAT(edited, IsOk());
+  EXPECT_EQ(edited->updated(), 1);
+  EXPECT_EQ(edited->removed(), 0);
+  ASSERT_EQ(edited->paragraphs_size(), 1);
+  EXPECT_EQ(edited->paragraphs(0).outcome(), Outcome::OUTCOME_UPDATED);
+  EXPECT_EQ(edited->paragraphs(0).replaced_paper_id(),
+            edited->paragraphs(0).paper_id());
+  storage::PaperTable table(store_.get());
+  auto doc = table.FindDocId(edited->paragraphs(0).paper_id());
+  ASSERT_THAT(doc, IsOk());
+  auto record = table.Get(*doc);
+  ASSERT_THAT(record, IsOk());
+  EXPECT_EQ(record->paper().abstract(),
+            "Graphs for molecule  property prediction.");
+  EXPECT_EQ(writer_->stats().doc_count(), 1u);
+  EXPECT_EQ(PostingCount("molecul"), 1);
   EXPECT_THAT(Problems(), IsEmpty());
 }
 

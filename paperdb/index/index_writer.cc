@@ -124,6 +124,26 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
     const v1::Source& source = analyzed.paper.sources(0);
     PAPERDB_ASSIGN_OR_RETURN(PaperState * paper,
                              change.FindPaper(analyzed.paper.id()));
+    if (paper != nullptr &&
+        paper->record.paper().abstract() != analyzed.paper.abstract()) {
+      // Same id, other text: an edit of case or spacing only (the id hashes
+      // the case-folded, space-collapsed text). The file's text wins: the
+      // paper is replaced, keeping its other sources and first ingest time.
+      v1::Paper& fresh = analyzed.paper;
+      const google::protobuf::Timestamp first_ingest =
+          paper->record.paper().ingest_time();
+      for (const v1::Source& s : paper->record.paper().sources()) {
+        if (s.file_name() != file.file_name) *fresh.add_sources() = s;
+      }
+      change.DeletePaper(paper);
+      PAPERDB_ASSIGN_OR_RETURN(PaperState * replaced,
+                               change.AddPaper(std::move(analyzed)));
+      *replaced->record.mutable_paper()->mutable_ingest_time() = first_ingest;
+      result.outcomes[i] = PaperOutcome::kUpdated;
+      result.replaced[i] = replaced->record.paper().id();
+      ++result.updated;
+      continue;
+    }
     if (paper != nullptr) {
       // Stored already: record where this file holds it now.
       v1::Paper& record = *paper->record.mutable_paper();

@@ -31,7 +31,9 @@ enum class PaperOutcome {
   kUnchanged,  // Already stored (from this file or another); kept. The
                // record gains or updates its source entry for this file.
   kUpdated,    // New, replacing the paper at the same position of the
-               // file's previous version, which the file no longer holds.
+               // file's previous version, which the file no longer holds;
+               // or the same id with its text changed in case or spacing
+               // only, replacing the stored text (replaced id == own id).
   kSkipped,    // Same id as an earlier paper of the same file.
 };
 

@@ -22,6 +22,43 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view bytes) {
   return std::nullopt;
 }
 
+ByteSpan LongestNonSpaceRun(absl::string_view text) {
+  ByteSpan longest;
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  int32_t run_start = 0;
+  for (int32_t i = 0; i < length;) {
+    const int32_t at = i;
+    UChar32 c;
+    U8_NEXT(s, i, length, c);
+    if (c >= 0 && !u_isUWhiteSpace(c)) continue;
+    if (static_cast<size_t>(at - run_start) > longest.length) {
+      longest = {static_cast<size_t>(run_start),
+                 static_cast<size_t>(at - run_start)};
+    }
+    run_start = i;
+  }
+  if (static_cast<size_t>(length - run_start) > longest.length) {
+    longest = {static_cast<size_t>(run_start),
+               static_cast<size_t>(length - run_start)};
+  }
+  return longest;
+}
+
+bool ContainsControlCharacter(absl::string_view name) {
+  const auto* s = reinterpret_cast<const uint8_t*>(name.data());
+  const int32_t length = static_cast<int32_t>(name.size());
+  for (int32_t i = 0; i < length;) {
+    UChar32 c;
+    U8_NEXT(s, i, length, c);
+    if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x200E || c == 0x200F ||
+        (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 absl::string_view StripUnicodeWhitespace(absl::string_view text) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t start = 0;

@@ -26,6 +26,21 @@ int Utf8SequenceLength(unsigned char lead);
 // REQUIRES: `text` is valid UTF-8.
 absl::string_view StripUnicodeWhitespace(absl::string_view text);
 
+// The longest run of characters that are not Unicode white space in `text`
+// (a "word" for size limits): its start and length, in bytes. {0, 0} for
+// empty or all-space text. REQUIRES: `text` is valid UTF-8.
+struct ByteSpan {
+  size_t start = 0;
+  size_t length = 0;
+};
+ByteSpan LongestNonSpaceRun(absl::string_view text);
+
+// True if `name` holds a character that must not appear in a label shown
+// to people: a control character (C0, DEL, C1) or a bidirectional
+// formatting character (U+200E, U+200F, U+202A..U+202E, U+2066..U+2069),
+// which could reorder what a terminal shows. REQUIRES: valid UTF-8.
+bool ContainsControlCharacter(absl::string_view name);
+
 // True if `text` holds at least one letter (Unicode general category L*).
 bool ContainsLetter(absl::string_view text);
 

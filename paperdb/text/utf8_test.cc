@@ -30,6 +30,29 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
   }
 }
 
+TEST(LongestNonSpaceRunTest, AnyUnicodeSpaceEndsAWord) {
+  // "ab", tab, "cdé" (4 bytes), NBSP, "x", U+3000, "yz".
+  const ByteSpan run =
+      LongestNonSpaceRun("ab\tcd\xC3\xA9\xC2\xA0x\xE3\x80\x80yz");
+  EXPECT_EQ(run.start, 3u);
+  EXPECT_EQ(run.length, 4u);
+  EXPECT_EQ(LongestNonSpaceRun("   ").length, 0u);
+  EXPECT_EQ(LongestNonSpaceRun("tail").length, 4u);
+}
+
+TEST(ContainsControlCharacterTest, C0C1AndBidiControlsButNotText) {
+  EXPECT_FALSE(ContainsControlCharacter("../論文 list (v2).txt"));
+  EXPECT_TRUE(ContainsControlCharacter("a\tb"));
+  EXPECT_TRUE(
+      ContainsControlCharacter("a\x7F"
+                               "b"));
+  EXPECT_TRUE(ContainsControlCharacter("nel\xC2\x85"));  // U+0085
+  EXPECT_TRUE(
+      ContainsControlCharacter("rlo\xE2\x80\xAE"
+                               "exe"));                      // U+202E
+  EXPECT_TRUE(ContainsControlCharacter("fsi\xE2\x81\xA8"));  // U+2068
+}
+
 TEST(StripUnicodeWhitespaceTest, StripsNbspIdeographicSpaceAndAscii) {
   EXPECT_EQ(StripUnicodeWhitespace("\xC2\xA0 \t\xE3\x80\x80"
                                    "abc \xC2\xA0"),
