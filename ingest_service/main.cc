@@ -30,10 +30,10 @@
 
 ABSL_FLAG(std::string, db, "",
           "RocksDB store directory (created if missing); required");
-ABSL_FLAG(size_t, max_file_mib, 64,
+ABSL_FLAG(size_t, max_file_mib, 32,
           "largest file accepted, in MiB; a larger file is rejected whole. "
-          "Each running ingest holds its file and its analysis in memory "
-          "(about 3x the file)");
+          "Each running ingest holds its file, its analysis and its write "
+          "batch in memory: about 21x the file at peak");
 ABSL_FLAG(
     size_t, max_paragraphs, 100000,
     "most paragraphs a file may hold; a file with more is rejected whole");
@@ -49,6 +49,9 @@ ABSL_FLAG(int, max_concurrent_ingests, 2,
 ABSL_FLAG(int, max_ingest_seconds, 600,
           "serve mode: longest an IngestFile call may take (from its first "
           "message to its commit) when the client sets no earlier deadline");
+ABSL_FLAG(int, drain_seconds, 30,
+          "serve mode: on SIGTERM, time given to in-flight calls; an ingest "
+          "cut off then may still have been committed (retrying is safe)");
 ABSL_FLAG(int, max_message_mib, 16,
           "serve mode: largest gRPC message accepted, in MiB (stream files in "
           "smaller chunks)");
@@ -242,8 +245,8 @@ int main(int argc, char** argv) {
       security->tls.cert_file.empty() ? " (plaintext" : " (TLS",
       authenticator.enabled() ? ", authentication required)"
                               : ", no authentication: any client may write)"));
-  paperdb::rpc::WaitForTerminationAndDrain(signals, server->server.get(),
-                                           &health, absl::ZeroDuration(),
-                                           absl::Seconds(10));
+  paperdb::rpc::WaitForTerminationAndDrain(
+      signals, server->server.get(), &health, absl::ZeroDuration(),
+      absl::Seconds(absl::GetFlag(FLAGS_drain_seconds)));
   return 0;
 }
