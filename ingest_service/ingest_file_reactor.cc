@@ -43,6 +43,7 @@ bool IngestFileReactor::ClaimIfOverdue(absl::Time now) {
 }
 
 void IngestFileReactor::Expire() {
+  ReleaseSlot();
   Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
       file_name_.empty() ? "IngestFile" : file_name_,
       ": the upload was still incomplete after the server's limit of ",
@@ -157,6 +158,7 @@ void IngestFileReactor::IngestAndFinish() {
     absl::MutexLock lock(&mu_);
     phase_ = Phase::kFinished;
   }
+  ReleaseSlot();
   Finish(serialized);
 }
 
@@ -166,12 +168,18 @@ void IngestFileReactor::FinishWith(const absl::Status& status) {
     if (phase_ == Phase::kFinished) return;
     phase_ = Phase::kFinished;
   }
+  ReleaseSlot();
   Finish(rpc::ToGrpcStatus(status));
+}
+
+void IngestFileReactor::ReleaseSlot() {
+  // Before Finish(): a client that sees the status may call again at once.
+  if (!slot_released_.exchange(true)) running_->fetch_sub(1);
 }
 
 void IngestFileReactor::OnDone() {
   watchdog_->Remove(this);
-  running_->fetch_sub(1);
+  ReleaseSlot();
   delete this;
 }
 

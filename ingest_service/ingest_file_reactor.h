@@ -63,6 +63,8 @@ class IngestFileReactor final
   absl::Status Accept();
   // On its own thread: ingests the file and finishes the call.
   void IngestAndFinish();
+  // Gives back the ingest slot counted in `running_`; once only.
+  void ReleaseSlot();
   // Finishes the call with `status` unless it is finished already.
   void FinishWith(const absl::Status& status) ABSL_LOCKS_EXCLUDED(mu_);
 
@@ -73,6 +75,7 @@ class IngestFileReactor final
   const absl::Time start_;
   std::atomic<int>* const running_;
   UploadWatchdog* const watchdog_;
+  std::atomic<bool> slot_released_{false};
 
   absl::Mutex mu_;
   Phase phase_ ABSL_GUARDED_BY(mu_) = Phase::kReading;
