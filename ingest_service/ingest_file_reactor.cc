@@ -11,20 +11,19 @@
 
 namespace paperdb::ingest {
 
-IngestFileReactor::IngestFileReactor(grpc::CallbackServerContext* context,
-                                     grpc::ByteBuffer* response,
-                                     Ingester* ingester,
-                                     absl::Duration max_ingest_time,
-                                     std::atomic<int>* running,
-                                     UploadWatchdog* watchdog,
-                                     const absl::Status& refusal)
+IngestFileReactor::IngestFileReactor(
+    grpc::CallbackServerContext* context, grpc::ByteBuffer* response,
+    Ingester* ingester, absl::Duration max_ingest_time,
+    std::atomic<int>* running, UploadWatchdog* watchdog, IngestMetrics* metrics,
+    const absl::Status& refusal)
     : context_(context),
       response_(response),
       ingester_(ingester),
       max_ingest_time_(max_ingest_time),
       start_(absl::Now()),
       running_(running),
-      watchdog_(watchdog) {
+      watchdog_(watchdog),
+      metrics_(metrics) {
   watchdog_->Add(this);
   if (!refusal.ok()) {
     FinishWith(refusal);
@@ -43,6 +42,7 @@ bool IngestFileReactor::ClaimIfOverdue(absl::Time now) {
 }
 
 void IngestFileReactor::Expire() {
+  if (metrics_ != nullptr) metrics_->FileRefused();
   ReleaseSlot();
   Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
       file_name_.empty() ? "IngestFile" : file_name_,
@@ -138,6 +138,9 @@ void IngestFileReactor::IngestAndFinish() {
   };
   absl::StatusOr<v1::IngestFileResponse> result =
       ingester_->IngestContent(file_name_, content_, cancelled);
+  if (metrics_ != nullptr && result.ok()) {
+    metrics_->FileStored(*result, content_.size());
+  }
   content_.clear();
   content_.shrink_to_fit();
   if (absl::IsCancelled(result.status()) && timed_out) {
@@ -168,6 +171,7 @@ void IngestFileReactor::FinishWith(const absl::Status& status) {
     if (phase_ == Phase::kFinished) return;
     phase_ = Phase::kFinished;
   }
+  if (metrics_ != nullptr && !status.ok()) metrics_->FileRefused();
   ReleaseSlot();
   Finish(rpc::ToGrpcStatus(status));
 }

@@ -28,6 +28,7 @@
 #include "grpcpp/grpcpp.h"
 #include "grpcpp/impl/codegen/proto_utils.h"
 #include "grpcpp/support/server_callback.h"
+#include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingester.h"
 
 namespace paperdb::ingest {
@@ -44,7 +45,8 @@ class IngestFileReactor final
   IngestFileReactor(grpc::CallbackServerContext* context,
                     grpc::ByteBuffer* response, Ingester* ingester,
                     absl::Duration max_ingest_time, std::atomic<int>* running,
-                    UploadWatchdog* watchdog, const absl::Status& refusal);
+                    UploadWatchdog* watchdog, IngestMetrics* metrics,
+                    const absl::Status& refusal);
 
   void OnReadDone(bool ok) override;
   void OnDone() override;
@@ -75,6 +77,7 @@ class IngestFileReactor final
   const absl::Time start_;
   std::atomic<int>* const running_;
   UploadWatchdog* const watchdog_;
+  IngestMetrics* const metrics_;  // May be null.
   std::atomic<bool> slot_released_{false};
 
   absl::Mutex mu_;

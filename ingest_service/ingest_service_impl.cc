@@ -44,7 +44,7 @@ grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(
   }
   return new IngestFileReactor(context, response, ingester_,
                                options_.max_ingest_time, &running_ingests_,
-                               &watchdog_, refusal);
+                               &watchdog_, options_.metrics, refusal);
 }
 
 grpc::Status IngestServiceImpl::DeletePaper(
@@ -60,6 +60,7 @@ grpc::Status IngestServiceImpl::DeletePaper(
   }
   absl::StatusOr<index::DeletePaperResult> result = writer_->DeletePaper(id);
   if (!result.ok()) return rpc::ToGrpcStatus(result.status());
+  if (options_.metrics != nullptr) options_.metrics->UpdateGauges();
   response->set_paper_id(result->paper_id);
   for (std::string& file : result->file_names) {
     response->add_file_names(std::move(file));
@@ -80,6 +81,7 @@ grpc::Status IngestServiceImpl::DeleteSource(
   absl::StatusOr<index::DeleteSourceResult> result =
       writer_->DeleteSource(request->file_name());
   if (!result.ok()) return rpc::ToGrpcStatus(result.status());
+  if (options_.metrics != nullptr) options_.metrics->UpdateGauges();
   response->set_papers_deleted(result->papers_deleted);
   response->set_papers_kept(result->papers_kept);
   return grpc::Status::OK;

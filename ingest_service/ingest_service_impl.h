@@ -12,6 +12,7 @@
 
 #include "absl/time/time.h"
 #include "ingest_service/ingest_file_reactor.h"
+#include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/rpc/auth.h"
@@ -31,6 +32,8 @@ struct IngestServiceOptions {
   // Checks calls: write scope for IngestFile, DeletePaper and DeleteSource,
   // read scope for ListSources; null: every call is allowed. Not owned.
   const rpc::Authenticator* authenticator = nullptr;
+  // Counts files and paragraphs; null: no metrics. Not owned.
+  IngestMetrics* metrics = nullptr;
 };
 
 // IngestFile is served through the callback API on raw bytes

@@ -18,6 +18,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "ingest_service/bulk_ingest.h"
+#include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/common/flags_usage.h"
@@ -49,6 +50,9 @@ ABSL_FLAG(int, max_concurrent_ingests, 2,
 ABSL_FLAG(int, max_ingest_seconds, 600,
           "serve mode: longest an IngestFile call may take (from its first "
           "message to its commit) when the client sets no earlier deadline");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "serve mode: host:port for Prometheus metrics over HTTP (/metrics); "
+          "empty: none");
 ABSL_FLAG(int, drain_seconds, 30,
           "serve mode: on SIGTERM, time given to in-flight calls; an ingest "
           "cut off then may still have been committed (retrying is safe)");
@@ -220,8 +224,23 @@ int main(int argc, char** argv) {
     return 2;
   }
   const paperdb::rpc::Authenticator authenticator(security->auth);
+  paperdb::rpc::ServerMetrics metrics("ingest_service");
+  paperdb::ingest::IngestMetrics ingest_metrics(&metrics, writer->get(),
+                                                store->get());
+  paperdb::rpc::MetricsServer metrics_server;
+  if (!absl::GetFlag(FLAGS_metrics_listen).empty()) {
+    auto started = paperdb::rpc::StartMetricsServer(
+        absl::GetFlag(FLAGS_metrics_listen), &metrics);
+    if (!started.ok()) {
+      std::cerr << "ingest_service: " << started.status().message() << "\n";
+      return 1;
+    }
+    metrics_server = std::move(*started);
+    paperdb::LogInfo(absl::StrCat("metrics on port ", metrics_server.port));
+  }
   paperdb::ingest::IngestServiceOptions service_options;
   service_options.authenticator = &authenticator;
+  service_options.metrics = &ingest_metrics;
   service_options.max_concurrent_ingests =
       absl::GetFlag(FLAGS_max_concurrent_ingests);
   service_options.max_ingest_time =
@@ -233,6 +252,7 @@ int main(int argc, char** argv) {
   options.listen = absl::GetFlag(FLAGS_listen);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_mib) << 20;
   options.tls = security->tls;
+  options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
     std::cerr << "ingest_service: " << server.status().message() << "\n";

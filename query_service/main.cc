@@ -13,9 +13,11 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/metrics.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
 #include "query_service/query_engine.h"
@@ -34,6 +36,9 @@ ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "host:port for Prometheus metrics over HTTP (/metrics); empty: "
+          "none");
 ABSL_FLAG(int, max_concurrent_streams, 100,
           "calls in flight per client connection");
 ABSL_FLAG(int, drain_seconds, 10, "on SIGTERM, time given to in-flight calls");
@@ -64,12 +69,47 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
   service_options.max_search_time =
       absl::Milliseconds(absl::GetFlag(FLAGS_max_search_ms));
   paperdb::query::QueryServiceImpl service(engine->get(), service_options);
+  paperdb::rpc::ServerMetrics metrics("query_service");
+  auto& documents = prometheus::BuildGauge()
+                        .Name("paperdb_documents")
+                        .Help("Papers in the store, as of the last catch-up")
+                        .Register(metrics.registry())
+                        .Add({});
+  auto& store_bytes = prometheus::BuildGauge()
+                          .Name("paperdb_store_sst_bytes")
+                          .Help("Bytes of the store's SST files")
+                          .Register(metrics.registry())
+                          .Add({});
+  auto& caught_up = prometheus::BuildGauge()
+                        .Name("paperdb_catch_up_last_success_seconds")
+                        .Help(
+                            "Unix time of the last successful catch-up with "
+                            "the writer; now minus this is the lag bound")
+                        .Register(metrics.registry())
+                        .Add({});
+  auto& catch_up_failures = prometheus::BuildCounter()
+                                .Name("paperdb_catch_up_failures_total")
+                                .Help("Catch-ups with the writer that failed")
+                                .Register(metrics.registry())
+                                .Add({});
+  paperdb::rpc::MetricsServer metrics_server;
+  if (!absl::GetFlag(FLAGS_metrics_listen).empty()) {
+    auto started = paperdb::rpc::StartMetricsServer(
+        absl::GetFlag(FLAGS_metrics_listen), &metrics);
+    if (!started.ok()) {
+      std::cerr << "query_service: " << started.status().message() << "\n";
+      return 1;
+    }
+    metrics_server = std::move(*started);
+    paperdb::LogInfo(absl::StrCat("metrics on port ", metrics_server.port));
+  }
   paperdb::rpc::HealthService health;
   paperdb::rpc::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.max_threads = absl::GetFlag(FLAGS_max_threads);
   options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
   options.tls = security->tls;
+  options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
     std::cerr << "query_service: " << server.status().message() << "\n";
@@ -80,7 +120,16 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
   // Health follows the store: NOT_SERVING while catching up fails.
   (*engine)->StartCatchUpLoop(
       absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
-      [&health, last_ok = true](const absl::Status& result) mutable {
+      [&, last_ok = true](const absl::Status& result) mutable {
+        if (result.ok()) {
+          caught_up.Set(absl::ToUnixMillis(absl::Now()) / 1000.0);
+          if (auto count = (*engine)->DocumentCount(); count.ok()) {
+            documents.Set(static_cast<double>(*count));
+          }
+          store_bytes.Set(static_cast<double>((*engine)->StoreBytes()));
+        } else {
+          catch_up_failures.Increment();
+        }
         if (result.ok() == last_ok) return;
         if (!result.ok()) paperdb::LogError(result.message());
         health.SetServing("", result.ok());

@@ -106,6 +106,18 @@ absl::StatusOr<v1::Paper> QueryEngine::GetPaperLocked(
   return std::move(*record.mutable_paper());
 }
 
+absl::StatusOr<uint64_t> QueryEngine::DocumentCount() const {
+  absl::ReaderMutexLock lock(&mu_);
+  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
+                           table_.Stats());
+  return stats.doc_count();
+}
+
+uint64_t QueryEngine::StoreBytes() const {
+  absl::ReaderMutexLock lock(&mu_);
+  return store_->SstBytes();
+}
+
 absl::StatusOr<v1::Paper> QueryEngine::GetPaper(absl::string_view name) const {
   absl::ReaderMutexLock lock(&mu_);
   return GetPaperLocked(name);

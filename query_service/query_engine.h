@@ -47,6 +47,11 @@ class QueryEngine {
   void StartCatchUpLoop(absl::Duration interval,
                         std::function<void(const absl::Status&)> on_result);
 
+  // Papers stored, as of the last catch-up. Store errors.
+  absl::StatusOr<uint64_t> DocumentCount() const ABSL_LOCKS_EXCLUDED(mu_);
+  // Bytes of the store's SST files (Store::SstBytes()).
+  uint64_t StoreBytes() const ABSL_LOCKS_EXCLUDED(mu_);
+
   // AIP-131. INVALID_ARGUMENT for an empty or malformed name; NOT_FOUND.
   absl::StatusOr<v1::Paper> GetPaper(absl::string_view name) const
       ABSL_LOCKS_EXCLUDED(mu_);

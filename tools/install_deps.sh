@@ -10,6 +10,7 @@ PACKAGES=(
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
   python3 python3-grpcio python3-grpc-tools
+  prometheus-cpp-dev
   openssl  # The TLS tests make their certificates with the openssl CLI.
 )
 # Fuzzing (tools/fuzz.sh, `--fuzz`) needs clang and its runtime libraries

@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "grpcpp/server.h"
 #include "paperdb/rpc/health_service.h"
+#include "paperdb/rpc/metrics.h"
 #include "paperdb/rpc/tls.h"
 
 namespace paperdb::rpc {
@@ -23,7 +24,10 @@ struct ServerOptions {
   int max_threads = 64;              // Sync-server thread cap.
   int max_message_bytes = 64 << 20;  // Largest request or response.
   int max_concurrent_streams = 100;  // Calls in flight per connection.
-  TlsOptions tls;                    // Default: plaintext.
+  // Counts and times every call (metrics.h); null: access log only. Must
+  // outlive the server.
+  ServerMetrics* metrics = nullptr;
+  TlsOptions tls;  // Default: plaintext.
 };
 
 // A started server and the port it listens on.

@@ -219,6 +219,8 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.max_background_jobs = 2;
+  options.max_log_file_size = 8 << 20;
+  options.keep_log_file_num = 3;
   // The small "meta" family is written by every batch but rarely fills a
   // memtable; without a cap on the WAL it would keep every old log alive.
   options.max_total_wal_size = 64 << 20;
@@ -279,6 +281,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
   std::filesystem::create_directories(secondary_path, ignored);
   rocksdb::DBOptions options;
   options.max_open_files = -1;  // Required by secondary instances.
+  // A secondary logs every catch-up: rotate its info log by size.
+  options.max_log_file_size = 8 << 20;
+  options.keep_log_file_num = 3;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;
   const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
@@ -375,6 +380,17 @@ absl::Status Store::Flush() {
   std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_.begin(),
                                                     handles_.end());
   return FromRocksDbStatus(db_->Flush(options, handles), "flushing store");
+}
+
+uint64_t Store::SstBytes() const {
+  uint64_t total = 0;
+  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
+    uint64_t bytes = 0;
+    if (db_->GetIntProperty(handle, "rocksdb.total-sst-files-size", &bytes)) {
+      total += bytes;
+    }
+  }
+  return total;
 }
 
 absl::Status Store::Compact() {

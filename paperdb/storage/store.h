@@ -125,6 +125,11 @@ class Store {
   // Primary only.
   absl::Status Flush();
 
+  // Bytes of the store's SST files, summed over the column families
+  // (RocksDB's "rocksdb.total-sst-files-size"; memtables and logs not
+  // counted).
+  uint64_t SstBytes() const;
+
   bool is_secondary() const { return secondary_; }
   const std::string& path() const { return path_; }
 

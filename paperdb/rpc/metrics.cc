@@ -1,0 +1,173 @@
+#include "paperdb/rpc/metrics.h"
+
+#include <exception>
+#include <random>
+
+#include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "grpcpp/support/interceptor.h"
+#include "paperdb/common/logging.h"
+
+namespace paperdb::rpc {
+namespace {
+
+// Upper bounds of the latency buckets, in seconds: 0.1 ms to 10 s.
+const prometheus::Histogram::BucketBoundaries& LatencyBuckets() {
+  static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+      0.05,   0.1,     0.25,   0.5,   1,      2.5,   5,    10};
+  return *buckets;
+}
+
+std::string CodeName(grpc::StatusCode code) {
+  static constexpr const char* kNames[] = {"OK",
+                                           "CANCELLED",
+                                           "UNKNOWN",
+                                           "INVALID_ARGUMENT",
+                                           "DEADLINE_EXCEEDED",
+                                           "NOT_FOUND",
+                                           "ALREADY_EXISTS",
+                                           "PERMISSION_DENIED",
+                                           "RESOURCE_EXHAUSTED",
+                                           "FAILED_PRECONDITION",
+                                           "ABORTED",
+                                           "OUT_OF_RANGE",
+                                           "UNIMPLEMENTED",
+                                           "INTERNAL",
+                                           "UNAVAILABLE",
+                                           "DATA_LOSS",
+                                           "UNAUTHENTICATED"};
+  const int i = static_cast<int>(code);
+  return i >= 0 && i <= 16 ? kNames[i] : absl::StrCat(i);
+}
+
+// 16 random hex digits.
+std::string NewRequestId() {
+  thread_local std::mt19937_64 random(std::random_device{}());
+  return absl::StrFormat("%016x", random());
+}
+
+// Longest request id taken from a client; longer ones are replaced.
+constexpr size_t kMaxRequestIdBytes = 128;
+
+class RpcInterceptor : public grpc::experimental::Interceptor {
+ public:
+  RpcInterceptor(grpc::experimental::ServerRpcInfo* info,
+                 ServerMetrics* metrics)
+      : method_(info->method()), metrics_(metrics), start_(absl::Now()) {}
+
+  void Intercept(
+      grpc::experimental::InterceptorBatchMethods* methods) override {
+    using grpc::experimental::InterceptionHookPoints;
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::POST_RECV_INITIAL_METADATA)) {
+      for (const auto& [key, value] : *methods->GetRecvInitialMetadata()) {
+        if (key == "x-request-id" && !value.empty() &&
+            value.size() <= kMaxRequestIdBytes) {
+          request_id_.assign(value.data(), value.size());
+        }
+      }
+      if (request_id_.empty()) request_id_ = NewRequestId();
+    }
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::PRE_SEND_INITIAL_METADATA)) {
+      if (request_id_.empty()) request_id_ = NewRequestId();
+      methods->GetSendInitialMetadata()->emplace("x-request-id", request_id_);
+    }
+    if (methods->QueryInterceptionHookPoint(
+            InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const grpc::Status status = methods->GetSendStatus();
+      const absl::Duration latency = absl::Now() - start_;
+      if (metrics_ != nullptr) {
+        metrics_->ObserveCall(method_, status.error_code(), latency);
+      }
+      // Health checks come every few seconds from every probe: not logged.
+      if (!absl::StartsWith(method_, "/grpc.health.v1.") &&
+          !absl::StartsWith(method_, "/grpc.reflection.")) {
+        LogEvent(status.ok() ? "INFO" : "WARNING", "rpc",
+                 {{"method", method_},
+                  {"code", CodeName(status.error_code())},
+                  {"duration_ms",
+                   absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(latency)),
+                   /*number=*/true},
+                  {"request_id", request_id_}});
+      }
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::string method_;
+  ServerMetrics* const metrics_;
+  const absl::Time start_;
+  std::string request_id_;
+};
+
+class RpcInterceptorFactoryImpl
+    : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit RpcInterceptorFactoryImpl(ServerMetrics* metrics)
+      : metrics_(metrics) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(
+      grpc::experimental::ServerRpcInfo* info) override {
+    return new RpcInterceptor(info, metrics_);
+  }
+
+ private:
+  ServerMetrics* const metrics_;
+};
+
+}  // namespace
+
+ServerMetrics::ServerMetrics(absl::string_view server)
+    : server_(server),
+      registry_(std::make_shared<prometheus::Registry>()),
+      calls_(prometheus::BuildCounter()
+                 .Name("paperdb_rpc_calls_total")
+                 .Help("gRPC calls handled, by method and status code")
+                 .Labels({{"server", server_}})
+                 .Register(*registry_)),
+      latency_(prometheus::BuildHistogram()
+                   .Name("paperdb_rpc_latency_seconds")
+                   .Help("gRPC call latency, from the call's start to its "
+                         "status, by method")
+                   .Labels({{"server", server_}})
+                   .Register(*registry_)) {}
+
+void ServerMetrics::ObserveCall(absl::string_view method, grpc::StatusCode code,
+                                absl::Duration latency) {
+  const std::string name(method);
+  calls_.Add({{"method", name}, {"code", CodeName(code)}}).Increment();
+  latency_.Add({{"method", name}}, LatencyBuckets())
+      .Observe(absl::ToDoubleSeconds(latency));
+}
+
+absl::StatusOr<MetricsServer> StartMetricsServer(absl::string_view listen,
+                                                 ServerMetrics* metrics) {
+  MetricsServer server;
+  try {
+    server.exposer =
+        std::make_unique<prometheus::Exposer>(std::string(listen), 1);
+  } catch (const std::exception& e) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", listen, ": ", e.what()));
+  }
+  server.exposer->RegisterCollectable(metrics->shared_registry());
+  const std::vector<int> ports = server.exposer->GetListeningPorts();
+  if (ports.empty()) {
+    return absl::UnavailableError(
+        absl::StrCat("cannot serve metrics on ", listen));
+  }
+  server.port = ports.front();
+  return server;
+}
+
+std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>
+RpcInterceptorFactory(ServerMetrics* metrics) {
+  return std::make_unique<RpcInterceptorFactoryImpl>(metrics);
+}
+
+}  // namespace paperdb::rpc

@@ -1,0 +1,108 @@
+#include "paperdb/rpc/metrics.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "paperdb/rpc/health_service.h"
+#include "paperdb/rpc/server_runner.h"
+#include "prometheus/text_serializer.h"
+
+namespace paperdb::rpc {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Exposition(ServerMetrics& metrics) {
+  return prometheus::TextSerializer().Serialize(metrics.registry().Collect());
+}
+
+TEST(ServerMetricsTest, CountsCallsByMethodAndCode) {
+  ServerMetrics metrics("test_service");
+
+  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(2));
+  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(3));
+  metrics.ObserveCall("/a.B/C", grpc::StatusCode::NOT_FOUND,
+                      absl::Milliseconds(1));
+
+  const std::string text = Exposition(metrics);
+  EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
+                              "code=\"OK\",method=\"/a.B/C\"} 2"));
+  EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
+                              "code=\"NOT_FOUND\",method=\"/a.B/C\"} 1"));
+  EXPECT_THAT(text, HasSubstr("paperdb_rpc_latency_seconds_count{server=\"test_"
+                              "service\",method=\"/a.B/C\"} 3"));
+}
+
+TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
+  ServerMetrics metrics("test_service");
+  HealthService health;
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.metrics = &metrics;
+  auto server = StartServer(options, {}, &health);
+  ASSERT_TRUE(server.ok()) << server.status();
+  health.SetServing("", true);
+  auto stub = grpc::health::v1::Health::NewStub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port),
+                          grpc::InsecureChannelCredentials()));
+
+  grpc::ClientContext given;
+  given.set_deadline(std::chrono::system_clock::now() +
+                     std::chrono::seconds(5));
+  given.AddMetadata("x-request-id", "req-42");
+  grpc::health::v1::HealthCheckResponse response;
+  ASSERT_TRUE(
+      stub->Check(&given, grpc::health::v1::HealthCheckRequest(), &response)
+          .ok());
+  grpc::ClientContext made;
+  made.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  grpc::health::v1::HealthCheckRequest unknown;
+  unknown.set_service("nope");
+  EXPECT_EQ(stub->Check(&made, unknown, &response).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  server->server->Shutdown();
+
+  auto id = given.GetServerInitialMetadata().find("x-request-id");
+  ASSERT_NE(id, given.GetServerInitialMetadata().end());
+  EXPECT_EQ(std::string(id->second.data(), id->second.size()), "req-42");
+  auto generated = made.GetServerInitialMetadata().find("x-request-id");
+  ASSERT_NE(generated, made.GetServerInitialMetadata().end());
+  EXPECT_EQ(generated->second.size(), 16u);
+  const std::string text = Exposition(metrics);
+  EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
+                              "code=\"OK\",method=\"/grpc.health.v1.Health/"
+                              "Check\"} 1"));
+  EXPECT_THAT(text, HasSubstr("code=\"NOT_FOUND\",method=\"/grpc.health.v1."
+                              "Health/Check\"} 1"));
+}
+
+TEST(StartMetricsServerTest, ServesTheRegistryOverHttp) {
+  ServerMetrics metrics("test_service");
+  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(2));
+
+  auto server = StartMetricsServer("127.0.0.1:0", &metrics);
+
+  ASSERT_TRUE(server.ok()) << server.status();
+  EXPECT_GT(server->port, 0);
+  const std::string command =
+      "/usr/bin/python3 -c \"import urllib.request,sys; sys.stdout.write("
+      "urllib.request.urlopen('http://127.0.0.1:" +
+      std::to_string(server->port) + "/metrics').read().decode())\"";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string body;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof(buffer), pipe))
+    body.append(buffer, n);
+  pclose(pipe);
+  EXPECT_THAT(body, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
+                              "code=\"OK\",method=\"/a.B/C\"} 1"));
+}
+
+}  // namespace
+}  // namespace paperdb::rpc
