@@ -50,6 +50,11 @@ ABSL_FLAG(int, max_concurrent_ingests, 2,
 ABSL_FLAG(int, max_ingest_seconds, 600,
           "serve mode: longest an IngestFile call may take (from its first "
           "message to its commit) when the client sets no earlier deadline");
+ABSL_FLAG(int, keepalive_seconds, 60,
+          "serve mode: ping idle client connections this often");
+ABSL_FLAG(
+    int, keepalive_timeout_seconds, 20,
+    "serve mode: drop a client that does not answer a ping within this time");
 ABSL_FLAG(std::string, metrics_listen, "",
           "serve mode: host:port for Prometheus metrics over HTTP (/metrics); "
           "empty: none");
@@ -156,6 +161,11 @@ int main(int argc, char** argv) {
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
       "IngestService)\n"
       "  ingest_service verify --db=DIR   (check the store's consistency)");
+  if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
+      !from_env.ok()) {
+    std::cerr << "ingest_service: " << from_env.message() << "\n";
+    return 2;
+  }
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   if (positional.size() == 2 && std::string(positional[1]) == "verify") {
     return Verify(absl::GetFlag(FLAGS_db));
@@ -252,6 +262,10 @@ int main(int argc, char** argv) {
   options.listen = absl::GetFlag(FLAGS_listen);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_mib) << 20;
   options.tls = security->tls;
+  options.keepalive_time =
+      absl::Seconds(absl::GetFlag(FLAGS_keepalive_seconds));
+  options.keepalive_timeout =
+      absl::Seconds(absl::GetFlag(FLAGS_keepalive_timeout_seconds));
   options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {

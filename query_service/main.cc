@@ -36,6 +36,10 @@ ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");
+ABSL_FLAG(int, keepalive_seconds, 60,
+          "ping idle client connections this often");
+ABSL_FLAG(int, keepalive_timeout_seconds, 20,
+          "drop a client that does not answer a ping within this time");
 ABSL_FLAG(std::string, metrics_listen, "",
           "host:port for Prometheus metrics over HTTP (/metrics); empty: "
           "none");
@@ -109,6 +113,10 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
   options.max_threads = absl::GetFlag(FLAGS_max_threads);
   options.max_concurrent_streams = absl::GetFlag(FLAGS_max_concurrent_streams);
   options.tls = security->tls;
+  options.keepalive_time =
+      absl::Seconds(absl::GetFlag(FLAGS_keepalive_seconds));
+  options.keepalive_timeout =
+      absl::Seconds(absl::GetFlag(FLAGS_keepalive_timeout_seconds));
   options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {
@@ -153,6 +161,11 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
 
 int main(int argc, char** argv) {
   paperdb::SetUpFlagsUsage("query_service --db=DIR [--listen=HOST:PORT]");
+  if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
+      !from_env.ok()) {
+    std::cerr << "query_service: " << from_env.message() << "\n";
+    return 2;
+  }
   absl::ParseCommandLine(argc, argv);
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
   if (absl::GetFlag(FLAGS_db).empty()) {

@@ -1,20 +1,68 @@
 #include "paperdb/common/flags_usage.h"
 
+#include <cstdlib>
+
+#include "absl/flags/commandlineflag.h"
+#include "absl/flags/reflection.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 
 namespace paperdb {
+namespace {
+
+// Flags of these files are paperdb's: listed by --help, settable from the
+// environment.
+bool IsPaperdbFlagFile(absl::string_view path) {
+  return absl::EndsWith(path, "/main.cc") ||
+         absl::EndsWith(path, "/security_flags.cc");
+}
+
+// "/work/src/paperdb/query_service/main.cc" -> "query_service/main.cc".
+std::string RelativeToSourceTree(absl::string_view path) {
+  for (absl::string_view top :
+       {"/ingest_service/", "/query_service/", "/paperdb/", "/bench/"}) {
+    if (const size_t at = path.rfind(top); at != absl::string_view::npos) {
+      return std::string(path.substr(at + 1));
+    }
+  }
+  return std::string(path);
+}
+
+}  // namespace
+
+std::string FlagEnvironmentVariable(absl::string_view name) {
+  return absl::StrCat("PAPERDB_", absl::AsciiStrToUpper(name));
+}
 
 void SetUpFlagsUsage(absl::string_view usage) {
-  absl::SetProgramUsageMessage(usage);
+  absl::SetProgramUsageMessage(absl::StrCat(
+      usage,
+      "\n\n  Every flag below can also be set by an environment variable: "
+      "PAPERDB_ and its name in upper case (--catch_up_interval_ms: "
+      "PAPERDB_CATCH_UP_INTERVAL_MS). The command line wins."));
   absl::FlagsUsageConfig config;
-  config.contains_help_flags = [](absl::string_view path) {
-    return absl::EndsWith(path, "/main.cc") ||
-           absl::EndsWith(path, "/security_flags.cc");
-  };
-  config.contains_helpshort_flags = config.contains_help_flags;
+  config.contains_help_flags = IsPaperdbFlagFile;
+  config.contains_helpshort_flags = IsPaperdbFlagFile;
+  config.normalize_filename = RelativeToSourceTree;
   absl::SetFlagsUsageConfig(config);
+}
+
+absl::Status ApplyFlagsFromEnvironment() {
+  for (const auto& [name, flag] : absl::GetAllFlags()) {
+    if (!IsPaperdbFlagFile(flag->Filename())) continue;
+    const std::string variable = FlagEnvironmentVariable(name);
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr) continue;
+    std::string error;
+    if (!flag->ParseFrom(value, &error)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("environment variable ", variable, ": ", error));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace paperdb

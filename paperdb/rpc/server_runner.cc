@@ -30,11 +30,15 @@ absl::StatusOr<StartedServer> StartServer(
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,
                              options.max_concurrent_streams);
-  // Ping idle clients every minute and drop those that do not answer in
-  // 20 s, so that a vanished client does not hold a call (and an ingest
-  // slot) for gRPC's default two hours.
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS, 60 * 1000);
-  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 20 * 1000);
+  // Ping idle clients and drop those that do not answer, so that a vanished
+  // client does not hold a call (and an ingest slot) for gRPC's default two
+  // hours.
+  builder.AddChannelArgument(
+      GRPC_ARG_KEEPALIVE_TIME_MS,
+      static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_time)));
+  builder.AddChannelArgument(
+      GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+      static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_timeout)));
   // gRPC sets SO_REUSEPORT by default, which lets a second server bind the
   // same port and silently take a share of the connections.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

@@ -24,6 +24,10 @@ struct ServerOptions {
   int max_threads = 64;              // Sync-server thread cap.
   int max_message_bytes = 64 << 20;  // Largest request or response.
   int max_concurrent_streams = 100;  // Calls in flight per connection.
+  // Idle connections are pinged this often; a client that does not answer
+  // within keepalive_timeout is dropped (and its calls cancelled).
+  absl::Duration keepalive_time = absl::Seconds(60);
+  absl::Duration keepalive_timeout = absl::Seconds(20);
   // Counts and times every call (metrics.h); null: access log only. Must
   // outlive the server.
   ServerMetrics* metrics = nullptr;

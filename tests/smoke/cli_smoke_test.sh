@@ -39,7 +39,14 @@ set -e
 grep -q 'bad.txt: rejected, nothing stored: bad.txt: line 1, byte 0: no header' <<<"$out" \
   || fail "bad file message: $out"
 
-"$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 --catch_up_interval_ms=100 \
+# Flags from the environment (PAPERDB_<NAME>) work; a bad value is refused.
+set +e
+out=$(PAPERDB_CATCH_UP_INTERVAL_MS=often "$QUERY" --db="$WORK/db" 2>&1)
+status=$?
+set -e
+[[ $status -eq 2 ]] && grep -q 'environment variable PAPERDB_CATCH_UP_INTERVAL_MS' <<<"$out" \
+  || fail "bad environment flag: $status $out"
+PAPERDB_CATCH_UP_INTERVAL_MS=100 "$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 \
   --shutdown_notice_seconds=2 2>"$WORK/qs.log" &
 QS_PID=$!
 for _ in $(seq 100); do
