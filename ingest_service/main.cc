@@ -25,6 +25,7 @@
 #include "paperdb/common/logging.h"
 #include "paperdb/index/verifier.h"
 #include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
 #include "paperdb/storage/store.h"
@@ -160,13 +161,20 @@ int main(int argc, char** argv) {
       "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
       "IngestService)\n"
-      "  ingest_service verify --db=DIR   (check the store's consistency)");
+      "  ingest_service verify --db=DIR   (check the store's consistency)\n"
+      "  ingest_service probe [--listen=HOST:PORT]   (health check of a "
+      "running ingest_service serve: exit 0 if SERVING)");
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
       !from_env.ok()) {
     std::cerr << "ingest_service: " << from_env.message() << "\n";
     return 2;
   }
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() == 2 && std::string(positional[1]) == "probe") {
+    return paperdb::rpc::ProbeHealth(
+        paperdb::rpc::ProbeAddress(absl::GetFlag(FLAGS_listen)),
+        "paperdb.v1.IngestService", absl::Seconds(3));
+  }
   if (positional.size() == 2 && std::string(positional[1]) == "verify") {
     return Verify(absl::GetFlag(FLAGS_db));
   }

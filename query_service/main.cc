@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
@@ -17,6 +18,7 @@
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/metrics.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
@@ -160,13 +162,21 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  paperdb::SetUpFlagsUsage("query_service --db=DIR [--listen=HOST:PORT]");
+  paperdb::SetUpFlagsUsage(
+      "query_service --db=DIR [--listen=HOST:PORT]\n"
+      "  query_service probe [--listen=HOST:PORT]   (health check of a "
+      "running query_service: exit 0 if SERVING)");
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
       !from_env.ok()) {
     std::cerr << "query_service: " << from_env.message() << "\n";
     return 2;
   }
-  absl::ParseCommandLine(argc, argv);
+  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() == 2 && std::string(positional[1]) == "probe") {
+    return paperdb::rpc::ProbeHealth(
+        paperdb::rpc::ProbeAddress(absl::GetFlag(FLAGS_listen)),
+        "paperdb.v1.QueryService", absl::Seconds(3));
+  }
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
   if (absl::GetFlag(FLAGS_db).empty()) {
     std::cerr << "query_service: --db is required\n";

@@ -60,6 +60,8 @@ ADDR=127.0.0.1:$port
 # Outputs go to variables first: `grep -q` in a pipe may close it early.
 out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check)
 grep -q '"status": "SERVING"' <<<"$out" || fail "health: $out"
+out=$("$QUERY" probe --listen="$ADDR") || fail "probe: $out"
+[[ "$out" == SERVING ]] || fail "probe: $out"
 out=$("$CALL" "$ADDR" list)
 grep -qx 'paperdb.v1.QueryService' <<<"$out" || fail "reflection list: $out"
 out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers \
@@ -95,6 +97,7 @@ out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check 2>&1) || true
 grep -q '"status": "NOT_SERVING"' <<<"$out" || fail "health after SIGTERM: $out"
 wait "$QS_PID" || fail "query_service exit status $? after SIGTERM"
 QS_PID=""
+"$QUERY" probe --listen="$ADDR" >/dev/null && fail "probe of a stopped server succeeded"
 # ingest_service serve with a write token (from the environment): a file
 # streamed by a client without the token is refused, with it stored; then
 # listed and deleted.
