@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
@@ -58,8 +59,14 @@ uint32_t LineOf(absl::string_view content, size_t offset) {
 
 absl::Status InputError(absl::string_view file_name, uint32_t line,
                         uint64_t byte, absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(file_name, ": line ", line, ", byte ", byte, ": ", what));
+  return WithReason(
+      WithField(absl::InvalidArgumentError(absl::StrCat(
+                    file_name, ": line ", line, ", byte ", byte, ": ", what)),
+                "content"),
+      "MALFORMED_FILE",
+      {{"file_name", std::string(file_name)},
+       {"line", absl::StrCat(line)},
+       {"byte", absl::StrCat(byte)}});
 }
 
 // Splits on Unicode white space.

@@ -10,6 +10,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "ingest_service/ingest_file_reactor.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
@@ -37,10 +38,12 @@ grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(
   absl::Status refusal = Authorize(*context, rpc::Scope::kWrite);
   const int running = running_ingests_.fetch_add(1) + 1;
   if (refusal.ok() && running > options_.max_concurrent_ingests) {
-    refusal = absl::ResourceExhaustedError(absl::StrCat(
-        options_.max_concurrent_ingests,
-        " ingests are running already (--max_concurrent_ingests); retry "
-        "later"));
+    refusal = WithReason(
+        absl::ResourceExhaustedError(absl::StrCat(
+            options_.max_concurrent_ingests,
+            " ingests are running already (--max_concurrent_ingests); retry "
+            "later")),
+        "TOO_MANY_INGESTS");
   }
   return new IngestFileReactor(context, response, ingester_,
                                options_.max_ingest_time, &running_ingests_,

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/paper_builder.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/hash.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/paper_table.h"
@@ -20,7 +21,9 @@
 
 namespace paperdb::ingest {
 
-absl::Status ValidateFileName(absl::string_view file_name) {
+namespace {
+
+absl::Status CheckFileName(absl::string_view file_name) {
   if (file_name.empty()) {
     return absl::InvalidArgumentError("file name is empty");
   }
@@ -40,6 +43,15 @@ absl::Status ValidateFileName(absl::string_view file_name) {
                      "\" contains a control character"));
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateFileName(absl::string_view file_name) {
+  absl::Status status = CheckFileName(file_name);
+  if (status.ok()) return status;
+  return WithReason(WithField(std::move(status), "file_name"),
+                    "INVALID_FILE_NAME");
 }
 
 namespace {
@@ -156,26 +168,39 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
     const CancelledFn& cancelled) const {
   PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name));
   if (content.size() > options_.max_file_bytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file_name, ": file of ", content.size(),
-                     " bytes is larger than the limit of ",
-                     options_.max_file_bytes, " (--max_file_mib)"));
+    return WithReason(
+        WithField(absl::InvalidArgumentError(absl::StrCat(
+                      file_name, ": file of ", content.size(),
+                      " bytes is larger than the limit of ",
+                      options_.max_file_bytes, " (--max_file_mib)")),
+                  "content"),
+        "FILE_TOO_LARGE",
+        {{"limit_bytes", absl::StrCat(options_.max_file_bytes)}});
   }
   if (content.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(file_name,
-                     ": file is empty; expected a header line such "
-                     "as \"ICLR 2024 paper list\""));
+    return WithReason(
+        WithField(absl::InvalidArgumentError(absl::StrCat(
+                      file_name,
+                      ": file is empty; expected a header line such "
+                      "as \"ICLR 2024 paper list\"")),
+                  "content"),
+        "EMPTY_FILE");
   }
   PAPERDB_ASSIGN_OR_RETURN(const ParsedAbstractList list,
                            ParseAbstractList(file_name, content));
   if (list.abstracts.size() > options_.max_paragraphs) {
     const ParsedAbstract& first_over = list.abstracts[options_.max_paragraphs];
-    return absl::InvalidArgumentError(absl::StrCat(
-        file_name, ": line ", first_over.line_number, ", byte ",
-        first_over.byte_offset, ": file holds ", list.abstracts.size(),
-        " paragraphs, more than the limit of ", options_.max_paragraphs,
-        " (--max_paragraphs); split it into several files"));
+    return WithReason(
+        WithField(
+            absl::InvalidArgumentError(absl::StrCat(
+                file_name, ": line ", first_over.line_number, ", byte ",
+                first_over.byte_offset, ": file holds ", list.abstracts.size(),
+                " paragraphs, more than the limit of ", options_.max_paragraphs,
+                " (--max_paragraphs); split it into several files")),
+            "content"),
+        "TOO_MANY_PARAGRAPHS",
+        {{"line", absl::StrCat(first_over.line_number)},
+         {"byte", absl::StrCat(first_over.byte_offset)}});
   }
   PreparedFile file;
   file.file_name = std::string(file_name);

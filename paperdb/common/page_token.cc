@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/hash.h"
 
 namespace paperdb {
@@ -18,7 +19,10 @@ std::string Payload(absl::string_view kind, uint64_t fingerprint,
 }
 
 absl::Status Invalid(absl::string_view why) {
-  return absl::InvalidArgumentError(absl::StrCat("page_token: ", why));
+  return WithReason(
+      WithField(absl::InvalidArgumentError(absl::StrCat("page_token: ", why)),
+                "page_token"),
+      "INVALID_PAGE_TOKEN");
 }
 
 }  // namespace

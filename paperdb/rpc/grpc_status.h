@@ -4,24 +4,19 @@
 #ifndef PAPERDB_RPC_GRPC_STATUS_H_
 #define PAPERDB_RPC_GRPC_STATUS_H_
 
-#include <string>
-
 #include "absl/status/status.h"
 #include "grpcpp/support/status.h"
 
 namespace paperdb::rpc {
 
 // absl::StatusCode and grpc::StatusCode share the google.rpc.Code numbering,
-// so the code converts by value; the message is copied unchanged.
-inline grpc::Status ToGrpcStatus(const absl::Status& status) {
-  static_assert(static_cast<int>(absl::StatusCode::kNotFound) ==
-                static_cast<int>(grpc::StatusCode::NOT_FOUND));
-  static_assert(static_cast<int>(absl::StatusCode::kUnauthenticated) ==
-                static_cast<int>(grpc::StatusCode::UNAUTHENTICATED));
-  if (status.ok()) return grpc::Status::OK;
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()));
-}
+// so the code converts by value and the message is copied unchanged. An
+// error also carries google.rpc.Status details (the grpc-status-details-bin
+// trailer that gRPC clients expose as error details): a google.rpc.ErrorInfo
+// (domain "paperdb.dev"; reason and metadata from WithReason(), else the
+// code's name) and, if WithField() named one, a google.rpc.BadRequest with
+// that field and the message as its description (error_details.h).
+grpc::Status ToGrpcStatus(const absl::Status& status);
 
 }  // namespace paperdb::rpc
 

@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/uchar.h"
@@ -99,8 +100,10 @@ class Parser {
   }
 
   static absl::Status Error(uint32_t position, absl::string_view what) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("query: character ", position, ": ", what));
+    return WithReason(WithField(absl::InvalidArgumentError(absl::StrCat(
+                                    "query: character ", position, ": ", what)),
+                                "query"),
+                      "QUERY_SYNTAX", {{"position", absl::StrCat(position)}});
   }
 
   absl::Status ParsePhrase(QueryClause* clause) {
@@ -149,13 +152,18 @@ class Parser {
 
 absl::StatusOr<Query> ParseQuery(absl::string_view text) {
   if (text.size() > kMaxQueryBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("query: ", text.size(),
-                     " bytes is longer than the limit of ", kMaxQueryBytes));
+    return WithReason(
+        WithField(absl::InvalidArgumentError(absl::StrCat(
+                      "query: ", text.size(),
+                      " bytes is longer than the limit of ", kMaxQueryBytes)),
+                  "query"),
+        "QUERY_TOO_LONG");
   }
   if (const std::optional<size_t> bad = text::FindInvalidUtf8(text)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("query: byte ", *bad, ": not valid UTF-8"));
+    return WithReason(WithField(absl::InvalidArgumentError(absl::StrCat(
+                                    "query: byte ", *bad, ": not valid UTF-8")),
+                                "query"),
+                      "QUERY_NOT_UTF8", {{"byte", absl::StrCat(*bad)}});
   }
   return Parser(text).Parse();
 }

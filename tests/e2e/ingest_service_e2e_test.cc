@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "gmock/gmock.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/verifier.h"
@@ -206,6 +208,26 @@ TEST_F(IngestServiceE2eTest, HostileFilesGetClearErrorsAndStoreNothing) {
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(PaperCount(), 76);
   EXPECT_THAT(Problems(), IsEmpty());
+}
+
+TEST_F(IngestServiceE2eTest, MalformedFileErrorNamesLineAndByteInDetails) {
+  v1::IngestFileResponse response;
+
+  const grpc::Status status = IngestOverGrpc(
+      "utf8.txt", "ICLR 2024 paper list\n\nBad \xC3( byte.\n", &response);
+
+  ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "MALFORMED_FILE");
+  EXPECT_EQ(info.metadata().at("file_name"), "utf8.txt");
+  EXPECT_EQ(info.metadata().at("line"), "3");
+  EXPECT_EQ(info.metadata().at("byte"), "26");
+  google::rpc::BadRequest bad_request;
+  ASSERT_TRUE(details.details(1).UnpackTo(&bad_request));
+  EXPECT_EQ(bad_request.field_violations(0).field(), "content");
 }
 
 TEST_F(IngestServiceE2eTest, BomCrlfCrOnlyAndOtherHeadersAreAccepted) {

@@ -7,6 +7,8 @@
 
 #include "absl/strings/ascii.h"
 #include "gmock/gmock.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
 #include "tests/testing/service_fixture.h"
 
@@ -175,6 +177,38 @@ TEST_F(QueryServiceE2eTest, MalformedQueryIsInvalidArgumentWithPosition) {
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("character 6"));
+  // The same, machine-readable: google.rpc.Status details.
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  ASSERT_EQ(details.details_size(), 2);
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.domain(), "paperdb.dev");
+  EXPECT_EQ(info.reason(), "QUERY_SYNTAX");
+  EXPECT_EQ(info.metadata().at("position"), "6");
+  google::rpc::BadRequest bad_request;
+  ASSERT_TRUE(details.details(1).UnpackTo(&bad_request));
+  ASSERT_EQ(bad_request.field_violations_size(), 1);
+  EXPECT_EQ(bad_request.field_violations(0).field(), "query");
+  EXPECT_EQ(bad_request.field_violations(0).description(),
+            status.error_message());
+}
+
+TEST_F(QueryServiceE2eTest, ErrorsWithoutAFieldStillCarryErrorInfo) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::GetPaperRequest request;
+  request.set_name("papers/nope");
+  v1::Paper paper;
+
+  const grpc::Status status = query_->GetPaper(&context, request, &paper);
+
+  ASSERT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "NOT_FOUND");
 }
 
 TEST_F(QueryServiceE2eTest, StopwordOnlyQueryIsEmptyNotAnError) {
