@@ -25,11 +25,12 @@ IngestMetrics::IngestMetrics(rpc::ServerMetrics* metrics,
                      .Help("Papers in the store")
                      .Register(metrics->registry())
                      .Add({})),
-      store_bytes_(prometheus::BuildGauge()
-                       .Name("paperdb_store_sst_bytes")
-                       .Help("Bytes of the store's SST files")
-                       .Register(metrics->registry())
-                       .Add({})) {
+      store_bytes_(
+          prometheus::BuildGauge()
+              .Name("paperdb_store_bytes")
+              .Help("Bytes of the store's data: SST files and memtables")
+              .Register(metrics->registry())
+              .Add({})) {
   UpdateGauges();
 }
 
@@ -52,7 +53,7 @@ void IngestMetrics::FileRefused() {
 
 void IngestMetrics::UpdateGauges() {
   documents_.Set(static_cast<double>(writer_->stats().doc_count()));
-  store_bytes_.Set(static_cast<double>(store_->SstBytes()));
+  store_bytes_.Set(static_cast<double>(store_->DataBytes()));
 }
 
 }  // namespace paperdb::ingest

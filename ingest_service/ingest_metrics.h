@@ -5,7 +5,8 @@
 //                                   "removed"|"skipped"|"rejected"}
 //   paperdb_ingest_bytes_total        bytes of files stored
 //   paperdb_documents                 papers in the store
-//   paperdb_store_sst_bytes           bytes of the store's SST files
+//   paperdb_store_bytes           bytes of the store's data (SST files,
+//   memtables)
 //
 // Thread safety: all methods may be called concurrently.
 

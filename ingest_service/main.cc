@@ -56,6 +56,10 @@ ABSL_FLAG(int, keepalive_seconds, 60,
 ABSL_FLAG(
     int, keepalive_timeout_seconds, 20,
     "serve mode: drop a client that does not answer a ping within this time");
+ABSL_FLAG(int, max_connection_age_seconds, 0,
+          "serve mode: close client connections older than this (gracefully), "
+          "so that "
+          "clients reconnect and spread over new replicas; 0: never");
 ABSL_FLAG(std::string, metrics_listen, "",
           "serve mode: host:port for Prometheus metrics over HTTP (/metrics); "
           "empty: none");
@@ -274,6 +278,8 @@ int main(int argc, char** argv) {
       absl::Seconds(absl::GetFlag(FLAGS_keepalive_seconds));
   options.keepalive_timeout =
       absl::Seconds(absl::GetFlag(FLAGS_keepalive_timeout_seconds));
+  options.max_connection_age =
+      absl::Seconds(absl::GetFlag(FLAGS_max_connection_age_seconds));
   options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {

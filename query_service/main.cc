@@ -42,6 +42,9 @@ ABSL_FLAG(int, keepalive_seconds, 60,
           "ping idle client connections this often");
 ABSL_FLAG(int, keepalive_timeout_seconds, 20,
           "drop a client that does not answer a ping within this time");
+ABSL_FLAG(int, max_connection_age_seconds, 0,
+          "close client connections older than this (gracefully), so that "
+          "clients reconnect and spread over new replicas; 0: never");
 ABSL_FLAG(std::string, metrics_listen, "",
           "host:port for Prometheus metrics over HTTP (/metrics); empty: "
           "none");
@@ -81,11 +84,12 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
                         .Help("Papers in the store, as of the last catch-up")
                         .Register(metrics.registry())
                         .Add({});
-  auto& store_bytes = prometheus::BuildGauge()
-                          .Name("paperdb_store_sst_bytes")
-                          .Help("Bytes of the store's SST files")
-                          .Register(metrics.registry())
-                          .Add({});
+  auto& store_bytes =
+      prometheus::BuildGauge()
+          .Name("paperdb_store_bytes")
+          .Help("Bytes of the store's data: SST files and memtables")
+          .Register(metrics.registry())
+          .Add({});
   auto& caught_up = prometheus::BuildGauge()
                         .Name("paperdb_catch_up_last_success_seconds")
                         .Help(
@@ -119,6 +123,8 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
       absl::Seconds(absl::GetFlag(FLAGS_keepalive_seconds));
   options.keepalive_timeout =
       absl::Seconds(absl::GetFlag(FLAGS_keepalive_timeout_seconds));
+  options.max_connection_age =
+      absl::Seconds(absl::GetFlag(FLAGS_max_connection_age_seconds));
   options.metrics = &metrics;
   auto server = paperdb::rpc::StartServer(options, {&service}, &health);
   if (!server.ok()) {

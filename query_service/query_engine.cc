@@ -115,7 +115,7 @@ absl::StatusOr<uint64_t> QueryEngine::DocumentCount() const {
 
 uint64_t QueryEngine::StoreBytes() const {
   absl::ReaderMutexLock lock(&mu_);
-  return store_->SstBytes();
+  return store_->DataBytes();
 }
 
 absl::StatusOr<v1::Paper> QueryEngine::GetPaper(absl::string_view name) const {

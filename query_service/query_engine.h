@@ -49,7 +49,7 @@ class QueryEngine {
 
   // Papers stored, as of the last catch-up. Store errors.
   absl::StatusOr<uint64_t> DocumentCount() const ABSL_LOCKS_EXCLUDED(mu_);
-  // Bytes of the store's SST files (Store::SstBytes()).
+  // Bytes of the store's data: SST files and memtables (Store::DataBytes()).
   uint64_t StoreBytes() const ABSL_LOCKS_EXCLUDED(mu_);
 
   // AIP-131. INVALID_ARGUMENT for an empty or malformed name; NOT_FOUND.

@@ -18,6 +18,7 @@ DOCKERFILE=deploy/docker/Dockerfile
 fail() { echo "check_sync: $*" >&2; exit 1; }
 
 grep -q '^RUN bash tools/install_deps.sh' "$DOCKERFILE" || fail "build stage does not run tools/install_deps.sh"
+grep -q '^COPY tools/install_deps.sh' "$DOCKERFILE" || fail "build stage does not copy tools/install_deps.sh"
 grep -q 'bash tools/build.sh' "$DOCKERFILE" || fail "build stage does not run tools/build.sh"
 release=$(. /etc/os-release && echo "$VERSION_CODENAME")
 grep -q "^FROM debian:$release AS build" "$DOCKERFILE" || fail "build stage is not debian:$release (this machine's release)"

@@ -47,6 +47,9 @@ void SetUpFlagsUsage(absl::string_view usage) {
   config.contains_help_flags = IsPaperdbFlagFile;
   config.contains_helpshort_flags = IsPaperdbFlagFile;
   config.normalize_filename = RelativeToSourceTree;
+  config.version_string = [] {
+    return std::string("paperdb " PAPERDB_VERSION "\n");
+  };
   absl::SetFlagsUsageConfig(config);
 }
 

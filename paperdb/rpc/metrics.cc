@@ -14,11 +14,12 @@
 namespace paperdb::rpc {
 namespace {
 
-// Upper bounds of the latency buckets, in seconds: 0.1 ms to 10 s.
+// Upper bounds of the latency buckets, in seconds: 0.1 ms to 10 min (long
+// ingests).
 const prometheus::Histogram::BucketBoundaries& LatencyBuckets() {
   static const auto* buckets = new prometheus::Histogram::BucketBoundaries{
-      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
-      0.05,   0.1,     0.25,   0.5,   1,      2.5,   5,    10};
+      0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+      0.25,   0.5,     1,      2.5,   5,      10,    30,   60,    300,  600};
   return *buckets;
 }
 

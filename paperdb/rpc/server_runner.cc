@@ -39,6 +39,18 @@ absl::StatusOr<StartedServer> StartServer(
   builder.AddChannelArgument(
       GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
       static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_timeout)));
+  // Clients may ping too (every 10 s at most, even between calls), as gRPC
+  // clients with keepalive do; gRPC's default would answer their pings
+  // with GOAWAY "too_many_pings".
+  builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+  builder.AddChannelArgument(
+      GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10 * 1000);
+  if (options.max_connection_age > absl::ZeroDuration()) {
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_MS,
+                               static_cast<int>(absl::ToInt64Milliseconds(
+                                   options.max_connection_age)));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_AGE_GRACE_MS, 30 * 1000);
+  }
   // gRPC sets SO_REUSEPORT by default, which lets a second server bind the
   // same port and silently take a share of the connections.
   builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);

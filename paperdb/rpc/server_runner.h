@@ -28,6 +28,10 @@ struct ServerOptions {
   // within keepalive_timeout is dropped (and its calls cancelled).
   absl::Duration keepalive_time = absl::Seconds(60);
   absl::Duration keepalive_timeout = absl::Seconds(20);
+  // Connections older than this are closed gracefully (in-flight calls get
+  // 30 s), so that clients reconnect and spread over new replicas; zero:
+  // never.
+  absl::Duration max_connection_age = absl::ZeroDuration();
   // Counts and times every call (metrics.h); null: access log only. Must
   // outlive the server.
   ServerMetrics* metrics = nullptr;

@@ -382,12 +382,13 @@ absl::Status Store::Flush() {
   return FromRocksDbStatus(db_->Flush(options, handles), "flushing store");
 }
 
-uint64_t Store::SstBytes() const {
+uint64_t Store::DataBytes() const {
   uint64_t total = 0;
   for (rocksdb::ColumnFamilyHandle* handle : handles_) {
-    uint64_t bytes = 0;
-    if (db_->GetIntProperty(handle, "rocksdb.total-sst-files-size", &bytes)) {
-      total += bytes;
+    for (const char* property :
+         {"rocksdb.total-sst-files-size", "rocksdb.cur-size-all-mem-tables"}) {
+      uint64_t bytes = 0;
+      if (db_->GetIntProperty(handle, property, &bytes)) total += bytes;
     }
   }
   return total;

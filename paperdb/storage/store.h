@@ -125,10 +125,11 @@ class Store {
   // Primary only.
   absl::Status Flush();
 
-  // Bytes of the store's SST files, summed over the column families
-  // (RocksDB's "rocksdb.total-sst-files-size"; memtables and logs not
-  // counted).
-  uint64_t SstBytes() const;
+  // Bytes the store's data takes: its SST files plus its memtables (data
+  // written or, on a secondary, replayed but not yet flushed), summed over
+  // the column families ("rocksdb.total-sst-files-size" and
+  // "rocksdb.cur-size-all-mem-tables").
+  uint64_t DataBytes() const;
 
   bool is_secondary() const { return secondary_; }
   const std::string& path() const { return path_; }
