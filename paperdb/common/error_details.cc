@@ -1,10 +1,9 @@
 #include "paperdb/common/error_details.h"
 
-#include "absl/types/optional.h"
-
 #include "absl/strings/cord.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/optional.h"
 
 namespace paperdb {
 namespace {
