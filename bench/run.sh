@@ -15,6 +15,7 @@ trap 'rm -rf "$WORK"' EXIT
 INGEST="$BUILD_DIR/ingest_service/ingest_service"
 BENCH="$BUILD_DIR/bench/search_bench"
 CATCH_UP="$BUILD_DIR/bench/catch_up_bench"
+FTS5="$BUILD_DIR/bench/fts5_bench"
 
 rows_ingest=""
 rows_query=""
@@ -26,13 +27,29 @@ for n in $SIZES; do
   store_mib=$(du -sm "$WORK/db$n" | cut -f1)
   rate=$(python3 -c "print(f'{$n/$secs:,.0f}')")
   mibs=$(python3 -c "print(f'{$mib/$secs:.1f}')")
-  rows_ingest+="| $n | $secs | $rate | $mibs | $((rss_kb / 1024)) | $mib | $store_mib |"$'\n'
+  rows_ingest+="| $n | paperdb | $secs | $rate | $mibs | $((rss_kb / 1024)) | $mib | $store_mib |"$'\n'
+  # The same corpus into SQLite FTS5 (bench/fts5_bench.cc).
+  /usr/bin/time -f "%e %M" -o "$WORK/ftime$n" "$FTS5" ingest --db="$WORK/fts$n.db" "$WORK/corpus$n" >/dev/null
+  read -r fsecs frss_kb < "$WORK/ftime$n"
+  fts_mib=$(du -cm "$WORK/fts$n.db"* | tail -1 | cut -f1)
+  frate=$(python3 -c "print(f'{$n/$fsecs:,.0f}')")
+  fmibs=$(python3 -c "print(f'{$mib/$fsecs:.1f}')")
+  rows_ingest+="| $n | SQLite FTS5 | $fsecs | $frate | $fmibs | $((frss_kb / 1024)) | $mib | $fts_mib |"$'\n'
   /usr/bin/python3 bench/gen_queries.py --corpus "$WORK/corpus$n" --per_kind 50 > "$WORK/q$n.tsv"
   "$BENCH" --db="$WORK/db$n" --queries="$WORK/q$n.tsv" --passes=3 > "$WORK/bench$n"
+  "$FTS5" search --db="$WORK/fts$n.db" --queries="$WORK/q$n.tsv" --passes=3 > "$WORK/fbench$n"
+  # Side by side per kind: paperdb, FTS5, and FTS5's p50 over paperdb's.
+  declare -A fts_p50 fts_p95 fts_p99
+  while read -r kind count p50 p95 p99; do
+    [[ "$kind" == kind || "$kind" == "(rows"* ]] && continue
+    fts_p50[$kind]=$p50; fts_p95[$kind]=$p95; fts_p99[$kind]=$p99
+  done < "$WORK/fbench$n"
   while read -r kind count p50 p95 p99; do
     [[ "$kind" == kind || "$kind" == "(matches"* ]] && continue
-    rows_query+="| $n | $kind | $count | $p50 | $p95 | $p99 |"$'\n'
+    ratio=$(python3 -c "print(f'{${fts_p50[$kind]}/max($p50,1e-6):.1f}x')")
+    rows_query+="| $n | $kind | $count | $p50 | $p95 | $p99 | ${fts_p50[$kind]} | ${fts_p95[$kind]} | ${fts_p99[$kind]} | $ratio |"$'\n'
   done < "$WORK/bench$n"
+  unset fts_p50 fts_p95 fts_p99
 done
 
 # Catch-up latency: commit returned -> the query side's search finds it.
@@ -59,23 +76,26 @@ times are noisy, other work may have been running). Corpora come from \`bench/ge
 (deterministic, Zipfian vocabulary from \`data/\` and wamerican, 120-330 words an abstract, 1,000
 per file); queries from \`bench/gen_queries.py\` (50 a kind).
 
-Not measured yet (issue 5): SQLite FTS5 and Xapian in the same run, 1,000,000 abstracts, start-up
-time, and gRPC load with h2load.
+SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) runs in the same run
+on the same corpus and queries (\`bench/fts5_bench.cc\`). Not measured yet (issue 5): Xapian,
+1,000,000 abstracts, start-up time, and gRPC load with h2load.
 
 ## One-shot ingest
 
 \`ingest_service --db=DIR CORPUS\` from an empty store, including the final flush.
 
-| abstracts | seconds | abstracts/s | input MiB/s | peak RSS MiB | input MiB | store MiB |
-|---:|---:|---:|---:|---:|---:|---:|
+| abstracts | engine | seconds | abstracts/s | input MiB/s | peak RSS MiB | input MiB | store MiB |
+|---:|---|---:|---:|---:|---:|---:|---:|
 ${rows_ingest}
 ## Search latency
 
 \`bench/search_bench\`: in-process, single-threaded, top 10 with exact total counts, one warm-up
-pass and 3 shuffled timed passes; milliseconds.
+pass and 3 shuffled timed passes; milliseconds. FTS5: the same queries (each word or phrase
+quoted), \`ORDER BY bm25 LIMIT 10\`, through \`bench/fts5_bench\`; it computes no total count, which
+paperdb does, so the comparison favours FTS5. The last column is FTS5's p50 over paperdb's.
 
-| abstracts | kind | runs | p50 | p95 | p99 |
-|---:|---|---:|---:|---:|---:|
+| abstracts | kind | runs | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | FTS5/paperdb p50 |
+|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
 ## Catch-up latency (readers during writes)
 
