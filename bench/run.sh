@@ -16,6 +16,7 @@ INGEST="$BUILD_DIR/ingest_service/ingest_service"
 BENCH="$BUILD_DIR/bench/search_bench"
 CATCH_UP="$BUILD_DIR/bench/catch_up_bench"
 FTS5="$BUILD_DIR/bench/fts5_bench"
+XAPIAN="$BUILD_DIR/bench/xapian_bench"
 
 rows_ingest=""
 rows_query=""
@@ -35,21 +36,33 @@ for n in $SIZES; do
   frate=$(python3 -c "print(f'{$n/$fsecs:,.0f}')")
   fmibs=$(python3 -c "print(f'{$mib/$fsecs:.1f}')")
   rows_ingest+="| $n | SQLite FTS5 | $fsecs | $frate | $fmibs | $((frss_kb / 1024)) | $mib | $fts_mib |"$'\n'
+  /usr/bin/time -f "%e %M" -o "$WORK/xtime$n" "$XAPIAN" ingest --db="$WORK/xapian$n" "$WORK/corpus$n" >/dev/null
+  read -r xsecs xrss_kb < "$WORK/xtime$n"
+  xapian_mib=$(du -sm "$WORK/xapian$n" | cut -f1)
+  xrate=$(python3 -c "print(f'{$n/$xsecs:,.0f}')")
+  xmibs=$(python3 -c "print(f'{$mib/$xsecs:.1f}')")
+  rows_ingest+="| $n | Xapian | $xsecs | $xrate | $xmibs | $((xrss_kb / 1024)) | $mib | $xapian_mib |"$'\n'
   /usr/bin/python3 bench/gen_queries.py --corpus "$WORK/corpus$n" --per_kind 50 > "$WORK/q$n.tsv"
   "$BENCH" --db="$WORK/db$n" --queries="$WORK/q$n.tsv" --passes=3 > "$WORK/bench$n"
   "$FTS5" search --db="$WORK/fts$n.db" --queries="$WORK/q$n.tsv" --passes=3 > "$WORK/fbench$n"
+  "$XAPIAN" search --db="$WORK/xapian$n" --queries="$WORK/q$n.tsv" --passes=3 > "$WORK/xbench$n"
   # Side by side per kind: paperdb, FTS5, and FTS5's p50 over paperdb's.
-  declare -A fts_p50 fts_p95 fts_p99
+  declare -A fts_p50 fts_p95 fts_p99 xap_p50 xap_p95 xap_p99
   while read -r kind count p50 p95 p99; do
     [[ "$kind" == kind || "$kind" == "(rows"* ]] && continue
     fts_p50[$kind]=$p50; fts_p95[$kind]=$p95; fts_p99[$kind]=$p99
   done < "$WORK/fbench$n"
   while read -r kind count p50 p95 p99; do
+    [[ "$kind" == kind || "$kind" == "(rows"* ]] && continue
+    xap_p50[$kind]=$p50; xap_p95[$kind]=$p95; xap_p99[$kind]=$p99
+  done < "$WORK/xbench$n"
+  while read -r kind count p50 p95 p99; do
     [[ "$kind" == kind || "$kind" == "(matches"* ]] && continue
     ratio=$(python3 -c "print(f'{${fts_p50[$kind]}/max($p50,1e-6):.1f}x')")
-    rows_query+="| $n | $kind | $count | $p50 | $p95 | $p99 | ${fts_p50[$kind]} | ${fts_p95[$kind]} | ${fts_p99[$kind]} | $ratio |"$'\n'
+    xratio=$(python3 -c "print(f'{${xap_p50[$kind]}/max($p50,1e-6):.1f}x')")
+    rows_query+="| $n | $kind | $count | $p50 | $p95 | $p99 | ${fts_p50[$kind]} | ${fts_p95[$kind]} | ${fts_p99[$kind]} | ${xap_p50[$kind]} | ${xap_p95[$kind]} | ${xap_p99[$kind]} | $ratio | $xratio |"$'\n'
   done < "$WORK/bench$n"
-  unset fts_p50 fts_p95 fts_p99
+  unset fts_p50 fts_p95 fts_p99 xap_p50 xap_p95 xap_p99
 done
 
 # Catch-up latency: commit returned -> the query side's search finds it.
@@ -76,9 +89,10 @@ times are noisy, other work may have been running). Corpora come from \`bench/ge
 (deterministic, Zipfian vocabulary from \`data/\` and wamerican, 120-330 words an abstract, 1,000
 per file); queries from \`bench/gen_queries.py\` (50 a kind).
 
-SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) runs in the same run
-on the same corpus and queries (\`bench/fts5_bench.cc\`). Not measured yet (issue 5): Xapian,
-1,000,000 abstracts, start-up time, and gRPC load with h2load.
+SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) and Xapian
+(Debian's libxapian 1.4, English stemmer, \`BM25Weight\`) run in the same run on the same corpus and
+queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`). Not measured yet (issue 5): 1,000,000
+abstracts, start-up time, and gRPC load with h2load.
 
 ## One-shot ingest
 
@@ -91,11 +105,14 @@ ${rows_ingest}
 
 \`bench/search_bench\`: in-process, single-threaded, top 10 with exact total counts, one warm-up
 pass and 3 shuffled timed passes; milliseconds. FTS5: the same queries (each word or phrase
-quoted), \`ORDER BY bm25 LIMIT 10\`, through \`bench/fts5_bench\`; it computes no total count, which
-paperdb does, so the comparison favours FTS5. The last column is FTS5's p50 over paperdb's.
+quoted), \`ORDER BY bm25 LIMIT 10\`, through \`bench/fts5_bench\`; it computes no total count.
+Xapian: the same queries through its QueryParser (AND by default, phrases), top 10 by BM25; its
+match count is an estimate. paperdb computes every query's exact total count, so the comparison
+favours the peers. The last two columns are each peer's p50 over paperdb's (above 1: paperdb is
+faster).
 
-| abstracts | kind | runs | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | FTS5/paperdb p50 |
-|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|
+| abstracts | kind | runs | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb | Xapian/paperdb |
+|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
 ## Catch-up latency (readers during writes)
 

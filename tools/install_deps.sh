@@ -11,6 +11,7 @@ PACKAGES=(
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
   python3 python3-grpcio python3-grpc-tools
   prometheus-cpp-dev
+  libsqlite3-dev libxapian-dev  # Peers in bench/ (SQLite FTS5, Xapian).
   golang-github-gogo-googleapis-dev  # Only its google/rpc/*.proto files.
   openssl  # The TLS tests make their certificates with the openssl CLI.
 )
