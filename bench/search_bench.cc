@@ -20,6 +20,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/flags_usage.h"
+#include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
 #include "paperdb/storage/store.h"
@@ -71,8 +72,12 @@ int main(int argc, char** argv) {
     std::shuffle(order.begin(), order.end(), rng);
     for (size_t i : order) {
       const auto start = std::chrono::steady_clock::now();
-      auto hits =
-          searcher.Search(queries[i].second, absl::GetFlag(FLAGS_top_k));
+      auto expanded = paperdb::search::ExpandQuery(**store, queries[i].second);
+      if (!expanded.ok()) {
+        std::cerr << "search_bench: " << expanded.status() << "\n";
+        return 1;
+      }
+      auto hits = searcher.Search(expanded->query, absl::GetFlag(FLAGS_top_k));
       const auto end = std::chrono::steady_clock::now();
       if (!hits.ok()) {
         std::cerr << "search_bench: " << hits.status() << "\n";

@@ -1,17 +1,28 @@
 #include "query_service/query_engine.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/hash.h"
 #include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/search/facet_counter.h"
+#include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
+#include "paperdb/search/similar_terms.h"
+#include "paperdb/text/utf8.h"
 #include "query_service/search_result_builder.h"
 
 namespace paperdb::query {
@@ -174,6 +185,70 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   return absl::OkStatus();
 }
 
+namespace {
+
+constexpr int kDefaultFacetSize = 10;
+constexpr int kMaxFacetSize = 1000;
+constexpr size_t kMaxSimilarTextBytes = 65536;
+constexpr size_t kMaxSimilarTerms = 25;
+
+absl::StatusOr<search::SortOrder> ParseOrderBy(absl::string_view order_by) {
+  std::string normalized;
+  for (absl::string_view word :
+       absl::StrSplit(order_by, ' ', absl::SkipWhitespace())) {
+    if (!normalized.empty()) normalized += ' ';
+    normalized += absl::AsciiStrToLower(word);
+  }
+  if (normalized.empty() || normalized == "relevance") {
+    return search::SortOrder::kRelevance;
+  }
+  if (normalized == "year desc") return search::SortOrder::kYearDescending;
+  if (normalized == "year" || normalized == "year asc") {
+    return search::SortOrder::kYearAscending;
+  }
+  if (normalized == "ingest_time" || normalized == "ingest_time asc") {
+    return search::SortOrder::kIngestOrder;
+  }
+  if (normalized == "ingest_time desc") {
+    return search::SortOrder::kIngestDescending;
+  }
+  return WithField(
+      absl::InvalidArgumentError(absl::StrCat(
+          "order_by: '", order_by,
+          "' is not supported: expected \"relevance\", \"year desc\", "
+          "\"year\", \"ingest_time\" or \"ingest_time desc\"")),
+      "order_by");
+}
+
+v1::QueryRewrite::Kind RewriteKind(search::QueryRewrite::Kind kind) {
+  switch (kind) {
+    case search::QueryRewrite::Kind::kSpelling:
+      return v1::QueryRewrite::KIND_SPELLING_CORRECTION;
+    case search::QueryRewrite::Kind::kAcronym:
+      return v1::QueryRewrite::KIND_ACRONYM_EXPANSION;
+    case search::QueryRewrite::Kind::kPrefix:
+      return v1::QueryRewrite::KIND_PREFIX_EXPANSION;
+    case search::QueryRewrite::Kind::kDropped:
+      return v1::QueryRewrite::KIND_TERMS_DROPPED;
+  }
+  return v1::QueryRewrite::KIND_UNSPECIFIED;
+}
+
+void AddExplanation(const std::vector<search::TermContribution>& terms,
+                    v1::SearchResult* result) {
+  for (const search::TermContribution& t : terms) {
+    v1::TermScore* score = result->add_explanation();
+    score->set_term(t.term);
+    score->set_score(t.score);
+    score->set_term_frequency(t.tf);
+    score->set_document_frequency(t.df);
+    score->set_idf(t.idf);
+    score->set_document_length(t.doc_length);
+  }
+}
+
+}  // namespace
+
 absl::Status QueryEngine::SearchPapers(
     const v1::SearchPapersRequest& request, v1::SearchPapersResponse* response,
     const search::CancelFn& cancelled) const {
@@ -184,13 +259,24 @@ absl::Status QueryEngine::SearchPapers(
     return absl::InvalidArgumentError(absl::StrCat(
         "snippet_length must not be negative, got ", request.snippet_length()));
   }
+  if (request.facet_size() < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "facet_size must not be negative, got ", request.facet_size()));
+  }
+  const size_t facet_size =
+      static_cast<size_t>(request.facet_size() == 0
+                              ? kDefaultFacetSize
+                              : std::min(request.facet_size(), kMaxFacetSize));
   const uint32_t snippet_length = static_cast<uint32_t>(
       request.snippet_length() == 0
           ? kDefaultSnippetCodePoints
           : std::min(request.snippet_length(), kMaxSnippetCodePoints));
-  PAPERDB_ASSIGN_OR_RETURN(const search::Query query,
+  PAPERDB_ASSIGN_OR_RETURN(const search::SortOrder order,
+                           ParseOrderBy(request.order_by()));
+  PAPERDB_ASSIGN_OR_RETURN(search::Query parsed,
                            search::ParseQuery(request.query()));
-  const uint64_t fingerprint = Hash64(request.query());
+  const uint64_t fingerprint =
+      Hash64(absl::StrCat(request.query(), "\0", request.order_by()));
   uint64_t offset = 0;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(
@@ -198,25 +284,148 @@ absl::Status QueryEngine::SearchPapers(
   }
 
   absl::ReaderMutexLock lock(&mu_);
+  PAPERDB_ASSIGN_OR_RETURN(search::ExpandedQuery expanded,
+                           search::ExpandQuery(*store_, std::move(parsed)));
+  for (const search::QueryRewrite& r : expanded.rewrites) {
+    v1::QueryRewrite* rewrite = response->add_rewrites();
+    rewrite->set_kind(RewriteKind(r.kind));
+    rewrite->set_original(r.original);
+    rewrite->set_position(static_cast<int32_t>(r.position));
+    for (const std::string& replacement : r.replacements) {
+      rewrite->add_replacements(replacement);
+    }
+  }
   const search::Searcher searcher(store_.get());
-  PAPERDB_ASSIGN_OR_RETURN(
-      const search::SearchHits hits,
-      searcher.Search(query, offset + page_size, cancelled));
+  search::SearchOptions options;
+  options.top_k = offset + page_size;
+  options.order = order;
+  options.collect_matches = request.facet_fields_size() > 0;
+  PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
+                           searcher.Search(expanded.query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
   response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
                                           : v1::MATCH_MODE_ALL_TERMS);
+  for (const std::string& field : request.facet_fields()) {
+    PAPERDB_ASSIGN_OR_RETURN(const search::FacetResult facet,
+                             search::CountFacet(*store_, field, hits.matches,
+                                                facet_size, cancelled));
+    v1::Facet* out = response->add_facets();
+    out->set_field(facet.field);
+    out->set_distinct_values(static_cast<int32_t>(facet.distinct_values));
+    for (const search::FacetCount& value : facet.values) {
+      v1::FacetValue* v = out->add_values();
+      v->set_value(value.value);
+      v->set_count(static_cast<int64_t>(value.count));
+    }
+  }
+  const std::vector<search::MatchUnit> units =
+      search::CollectMatchUnits(expanded.query.root);
   for (size_t i = offset; i < hits.top.size(); ++i) {
     if (cancelled && cancelled()) {
       return absl::CancelledError("search cancelled while building results");
     }
     PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
                              table_.Get(hits.top[i].doc));
+    v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
-                      query, snippet_length, response->add_results());
+                      units, snippet_length, result);
+    if (request.explain()) {
+      PAPERDB_ASSIGN_OR_RETURN(
+          const std::vector<search::TermContribution> terms,
+          searcher.Explain(expanded.query, hits.any_terms, hits.top[i].doc));
+      AddExplanation(terms, result);
+    }
   }
   if (offset + page_size < hits.total) {
     response->set_next_page_token(
         EncodePageToken("search", fingerprint, offset + page_size));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status QueryEngine::SimilarPapers(
+    const v1::SimilarPapersRequest& request,
+    v1::SimilarPapersResponse* response,
+    const search::CancelFn& cancelled) const {
+  PAPERDB_ASSIGN_OR_RETURN(const int page_size,
+                           PageSize(request.page_size(), kDefaultSearchPageSize,
+                                    kMaxSearchPageSize));
+  absl::ReaderMutexLock lock(&mu_);
+  std::string text;
+  std::optional<uint32_t> source_doc;
+  switch (request.source_case()) {
+    case v1::SimilarPapersRequest::kName: {
+      PAPERDB_ASSIGN_OR_RETURN(const std::string id,
+                               PaperIdFromName(request.name()));
+      PAPERDB_ASSIGN_OR_RETURN(source_doc, table_.FindDocId(id));
+      PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
+                               table_.Get(*source_doc));
+      text = record.paper().abstract();
+      break;
+    }
+    case v1::SimilarPapersRequest::kText:
+      if (request.text().size() > kMaxSimilarTextBytes) {
+        return WithField(
+            absl::InvalidArgumentError(absl::StrCat(
+                "text of ", request.text().size(),
+                " bytes is longer than the limit of ", kMaxSimilarTextBytes)),
+            "text");
+      }
+      if (text::FindInvalidUtf8(request.text()).has_value()) {
+        return WithField(absl::InvalidArgumentError("text is not valid UTF-8"),
+                         "text");
+      }
+      text = request.text();
+      break;
+    default:
+      return absl::InvalidArgumentError(
+          "set one of name (a paper to start from) or text");
+  }
+  PAPERDB_ASSIGN_OR_RETURN(
+      const std::vector<search::SimilarTerm> terms,
+      search::SelectSimilarTerms(*store_, text, source_doc.has_value(),
+                                 kMaxSimilarTerms));
+  search::Query query;
+  query.root.kind = search::QueryNode::Kind::kAnd;
+  search::QueryNode any;
+  any.kind = search::QueryNode::Kind::kOr;
+  absl::flat_hash_map<std::string, const search::SimilarTerm*> by_term;
+  for (const search::SimilarTerm& term : terms) {
+    response->add_query_terms(term.word);
+    by_term[term.term] = &term;
+    search::QueryNode node;
+    node.terms.push_back(term.term);
+    any.children.push_back(std::move(node));
+  }
+  if (any.children.empty()) return absl::OkStatus();
+  query.root.children.push_back(std::move(any));
+  const search::Searcher searcher(store_.get());
+  PAPERDB_ASSIGN_OR_RETURN(
+      const search::SearchHits hits,
+      searcher.Search(query, static_cast<size_t>(page_size) + 1, cancelled));
+  for (const search::ScoredDoc& hit : hits.top) {
+    if (source_doc == hit.doc) continue;
+    if (response->results_size() >= page_size) break;
+    PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
+                             table_.Get(hit.doc));
+    v1::SimilarPaper* similar = response->add_results();
+    *similar->mutable_paper() = std::move(*record.mutable_paper());
+    similar->set_score(hit.score);
+    PAPERDB_ASSIGN_OR_RETURN(const std::vector<search::TermContribution> shared,
+                             searcher.Explain(query, false, hit.doc));
+    std::vector<const search::SimilarTerm*> shared_terms;
+    for (const search::TermContribution& c : shared) {
+      if (auto it = by_term.find(c.term); it != by_term.end()) {
+        shared_terms.push_back(it->second);
+      }
+    }
+    std::sort(shared_terms.begin(), shared_terms.end(),
+              [](const search::SimilarTerm* a, const search::SimilarTerm* b) {
+                return a->weight > b->weight;
+              });
+    for (const search::SimilarTerm* t : shared_terms) {
+      similar->add_shared_terms(t->word);
+    }
   }
   return absl::OkStatus();
 }

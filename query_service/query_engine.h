@@ -73,6 +73,13 @@ class QueryEngine {
                             const search::CancelFn& cancelled = nullptr) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
+  // Papers like a stored paper or a text; see SimilarPapers in
+  // query_service.proto. CANCELLED as soon as `cancelled` returns true.
+  absl::Status SimilarPapers(const v1::SimilarPapersRequest& request,
+                             v1::SimilarPapersResponse* response,
+                             const search::CancelFn& cancelled = nullptr) const
+      ABSL_LOCKS_EXCLUDED(mu_);
+
  private:
   explicit QueryEngine(std::unique_ptr<storage::Store> store);
   absl::StatusOr<v1::Paper> GetPaperLocked(absl::string_view name) const

@@ -65,4 +65,24 @@ grpc::Status QueryServiceImpl::SearchPapers(
   return ToGrpcStatus(status);
 }
 
+grpc::Status QueryServiceImpl::SimilarPapers(
+    grpc::ServerContext* context, const v1::SimilarPapersRequest* request,
+    v1::SimilarPapersResponse* response) {
+  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+    return ToGrpcStatus(auth);
+  }
+  const absl::Time give_up = absl::Now() + options_.max_search_time;
+  bool timed_out = false;
+  const absl::Status status = engine_->SimilarPapers(*request, response, [&] {
+    timed_out = absl::Now() > give_up;
+    return timed_out || context->IsCancelled();
+  });
+  if (absl::IsCancelled(status) && timed_out) {
+    return ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
+        "similar papers took longer than the server's limit of ",
+        absl::FormatDuration(options_.max_search_time), " (--max_search_ms)")));
+  }
+  return ToGrpcStatus(status);
+}
+
 }  // namespace paperdb::query

@@ -42,6 +42,9 @@ class QueryServiceImpl final : public v1::QueryService::Service {
   grpc::Status SearchPapers(grpc::ServerContext* context,
                             const v1::SearchPapersRequest* request,
                             v1::SearchPapersResponse* response) override;
+  grpc::Status SimilarPapers(grpc::ServerContext* context,
+                             const v1::SimilarPapersRequest* request,
+                             v1::SimilarPapersResponse* response) override;
 
  private:
   absl::Status Authorize(const grpc::ServerContext& context) const;

@@ -30,11 +30,11 @@ void AddSpans(absl::string_view text,
 }  // namespace
 
 void BuildSearchResult(v1::Paper paper, double score,
-                       const search::Query& query, uint32_t snippet_code_points,
-                       v1::SearchResult* result) {
+                       const std::vector<search::MatchUnit>& units,
+                       uint32_t snippet_code_points, v1::SearchResult* result) {
   const absl::string_view abstract = paper.abstract();
   const std::vector<search::ByteSpan> highlights =
-      search::Highlight(abstract, query);
+      search::Highlight(abstract, units);
   AddSpans(abstract, highlights, result->mutable_highlights());
 
   const search::SnippetWindow window =

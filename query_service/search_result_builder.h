@@ -6,6 +6,7 @@
 #define PAPERDB_QUERY_SERVICE_SEARCH_RESULT_BUILDER_H_
 
 #include <cstdint>
+#include <vector>
 
 #include "paperdb/search/query.h"
 #include "paperdb/v1/paper.pb.h"
@@ -13,11 +14,12 @@
 
 namespace paperdb::query {
 
-// Fills `result` for `paper`, which matched `query` with BM25 `score`;
-// `snippet_code_points` is the snippet length.
+// Fills `result` for `paper`, which matched a query with BM25 `score`;
+// `units` are the query's highlightable terms and phrases
+// (search::CollectMatchUnits()); `snippet_code_points` is the snippet length.
 void BuildSearchResult(v1::Paper paper, double score,
-                       const search::Query& query, uint32_t snippet_code_points,
-                       v1::SearchResult* result);
+                       const std::vector<search::MatchUnit>& units,
+                       uint32_t snippet_code_points, v1::SearchResult* result);
 
 }  // namespace paperdb::query
 

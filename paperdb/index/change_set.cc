@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
@@ -28,6 +29,10 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
     auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);
+  }
+  // Typed fields: one posting each, at position 0 (field_terms.h).
+  for (std::string& term : FieldTermsOf(paper)) {
+    analyzed.terms.push_back({std::move(term), {0}});
   }
   analyzed.paper = std::move(paper);
   return analyzed;

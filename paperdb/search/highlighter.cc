@@ -33,22 +33,66 @@ bool IsSpaceByte(char c) {
 
 }  // namespace
 
-std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query) {
+std::vector<ByteSpan> Highlight(absl::string_view text,
+                                const std::vector<MatchUnit>& units) {
   const std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(text);
+  // Tokens by position: a joined compound shares its first part's.
+  absl::flat_hash_map<uint32_t, std::vector<size_t>> at;
+  for (size_t i = 0; i < tokens.size(); ++i)
+    at[tokens[i].position].push_back(i);
+  auto token_at = [&](uint32_t position,
+                      const std::string& term) -> const text::AnalyzedToken* {
+    auto it = at.find(position);
+    if (it == at.end()) return nullptr;
+    for (size_t i : it->second) {
+      if (tokens[i].term == term) return &tokens[i];
+    }
+    return nullptr;
+  };
   std::vector<ByteSpan> spans;
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    for (uint32_t c = 0; c < query.clauses.size(); ++c) {
-      const QueryClause& clause = query.clauses[c];
-      const size_t n = clause.terms.size();
-      if (clause.excluded || i + n > tokens.size()) continue;
-      bool match = true;
-      for (size_t k = 0; k < n && match; ++k) {
-        match = tokens[i + k].term == clause.terms[k];
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    const MatchUnit& unit = units[u];
+    const size_t n = unit.terms.size();
+    const uint32_t weight = static_cast<uint32_t>(n);
+    if (n == 0) continue;
+    if (n == 1 || unit.slop == 0) {
+      for (const text::AnalyzedToken& first : tokens) {
+        if (first.term != unit.terms[0]) continue;
+        const text::AnalyzedToken* last = &first;
+        for (size_t k = 1; k < n && last != nullptr; ++k) {
+          last = token_at(first.position + static_cast<uint32_t>(k),
+                          unit.terms[k]);
+        }
+        if (last != nullptr) {
+          spans.push_back({first.start_byte,
+                           std::max(first.end_byte, last->end_byte), u,
+                           weight});
+        }
       }
-      if (match) {
-        spans.push_back({tokens[i].start_byte, tokens[i + n - 1].end_byte, c,
-                         static_cast<uint32_t>(n)});
+      continue;
+    }
+    // Sloppy phrase: each window of at most n - 1 + slop positions holding
+    // every term marks the occurrences inside it.
+    const uint32_t limit = static_cast<uint32_t>(n) - 1 + unit.slop;
+    for (const text::AnalyzedToken& first : tokens) {
+      if (std::find(unit.terms.begin(), unit.terms.end(), first.term) ==
+          unit.terms.end()) {
+        continue;
+      }
+      std::vector<const text::AnalyzedToken*> found;
+      for (const std::string& term : unit.terms) {
+        const text::AnalyzedToken* hit = nullptr;
+        for (uint32_t p = first.position;
+             p <= first.position + limit && hit == nullptr; ++p) {
+          hit = token_at(p, term);
+        }
+        if (hit == nullptr) break;
+        found.push_back(hit);
+      }
+      if (found.size() != n) continue;
+      for (const text::AnalyzedToken* hit : found) {
+        spans.push_back({hit->start_byte, hit->end_byte, u, weight});
       }
     }
   }

@@ -17,18 +17,21 @@ namespace paperdb::search {
 struct ByteSpan {
   uint32_t start = 0;
   uint32_t end = 0;
-  uint32_t clause = 0;  // From Highlight(): index of the query clause matched.
+  uint32_t clause = 0;  // From Highlight(): index of the unit matched.
   uint32_t weight = 1;  // From Highlight(): the clause's number of terms.
   bool operator==(const ByteSpan& other) const {
     return start == other.start && end == other.end;
   }
 };
 
-// The spans of `text` that match the required clauses of `query`: each
-// occurrence of a term clause's term, and for a phrase clause one span per
-// occurrence of the whole phrase (its words elsewhere are not marked).
-// Sorted by start; overlapping spans are merged (keeping the first clause).
-std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query);
+// The spans of `text` that match `units` (CollectMatchUnits() of a query):
+// each occurrence of a term; for a phrase one span per occurrence of the
+// whole phrase (its words elsewhere are not marked); for a sloppy phrase
+// ("a b"~N) each of its words inside a window where all occur. `clause` is
+// the unit's index. Sorted by start; overlapping spans are merged (keeping
+// the first unit).
+std::vector<ByteSpan> Highlight(absl::string_view text,
+                                const std::vector<MatchUnit>& units);
 
 // A window of an abstract.
 struct SnippetWindow {

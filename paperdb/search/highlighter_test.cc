@@ -14,7 +14,7 @@ using ::testing::IsEmpty;
 
 std::vector<ByteSpan> HighlightQuery(absl::string_view text,
                                      absl::string_view query) {
-  return Highlight(text, *ParseQuery(query));
+  return Highlight(text, CollectMatchUnits(ParseQuery(query)->root));
 }
 
 TEST(HighlighterTest, MarksEveryOccurrenceOfATermInAnyInflection) {
@@ -76,7 +76,7 @@ TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   text += " alpha beta";
   for (int i = 0; i < 40; ++i) text += " filler";
   const std::vector<ByteSpan> highlights =
-      Highlight(text, *ParseQuery("alpha beta"));
+      Highlight(text, CollectMatchUnits(ParseQuery("alpha beta")->root));
   ASSERT_EQ(highlights.size(), 5u);
 
   const SnippetWindow snippet = MakeSnippet(text, highlights, 40);
@@ -91,8 +91,9 @@ TEST(SnippetTest, PhraseOutweighsASingleWord) {
   const uint32_t phrase = static_cast<uint32_t>(text.size()) + 1;
   text += " leading indicators";
   for (int i = 0; i < 40; ++i) text += " filler";
-  const std::vector<ByteSpan> highlights =
-      Highlight(text, *ParseQuery("forecasting \"leading indicators\""));
+  const std::vector<ByteSpan> highlights = Highlight(
+      text, CollectMatchUnits(
+                ParseQuery("forecasting \"leading indicators\"")->root));
 
   const SnippetWindow snippet = MakeSnippet(text, highlights, 40);
 

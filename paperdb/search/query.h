@@ -1,4 +1,5 @@
-// The parsed form of a search query (see query_parser.h for the syntax).
+// The parsed form of a search query: a tree of terms, phrases, prefixes and
+// field filters under AND and OR (see query_parser.h for the syntax).
 
 #ifndef PAPERDB_SEARCH_QUERY_H_
 #define PAPERDB_SEARCH_QUERY_H_
@@ -9,32 +10,53 @@
 
 namespace paperdb::search {
 
-// One clause: a term or a phrase, required or excluded.
-struct QueryClause {
-  enum class Kind { kTerm, kPhrase };
+struct QueryNode {
+  enum class Kind {
+    kTerm,    // One analyzed term: terms[0].
+    kPhrase,  // terms at consecutive positions, or within `slop` extra
+              // positions in any order when slop > 0 ("a b"~N).
+    kPrefix,  // Any term starting with terms[0] (folded) or terms[1] (its
+              // stem, if different): "grap*". Expanded by the searcher.
+    kField,   // A typed field: `field` is one of the names in
+              // field_terms.h, `value` its folded value; for a year range,
+              // `value` and `value_end` bound it (inclusive).
+    kAnd,     // Every child that is not `excluded`, and none that is.
+    kOr,      // Any child. With `dismax`, a doc's score is its best
+              // child's, not the sum (expansions of one word).
+  };
   Kind kind = Kind::kTerm;
-  // Analyzed terms (analyzer.h): one for a kTerm; consecutive terms, in
-  // order, for a kPhrase (stopwords included, since phrases match exactly).
   std::vector<std::string> terms;
-  // The paper must not match the clause.
-  bool excluded = false;
-  // Code point offset of the clause in the query text (for error messages).
+  uint32_t slop = 0;
+  std::string field;
+  std::string value;
+  std::string value_end;
+  std::vector<QueryNode> children;
+  bool excluded = false;  // Only on children of a kAnd.
+  bool dismax = false;
+  // The word as typed (kTerm from a bare word), for spelling corrections and
+  // acronym expansion; empty for terms from phrases or expansions.
+  std::string word;
+  // Where the node starts in the query text, in code points (0-based).
   uint32_t position = 0;
 };
 
-// Every non-excluded clause must match (implicit AND).
 struct Query {
-  std::vector<QueryClause> clauses;
+  // A kAnd node (possibly with no children) at the top.
+  QueryNode root;
 
-  // True if no clause is required (empty, only stopwords, or only
-  // exclusions): such a query matches nothing.
-  bool MatchesNothing() const {
-    for (const QueryClause& c : clauses) {
-      if (!c.excluded) return false;
-    }
-    return true;
-  }
+  // True if nothing is required (empty, only stopwords, only exclusions).
+  bool MatchesNothing() const;
 };
+
+// A term or phrase a result is highlighted with: the leaves of a query that
+// are not excluded, after expansion.
+struct MatchUnit {
+  std::vector<std::string> terms;  // One term, or a phrase's terms.
+  uint32_t slop = 0;
+};
+
+// The distinct highlightable units of `node`, excluded subtrees skipped.
+std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node);
 
 }  // namespace paperdb::search
 

@@ -1,24 +1,40 @@
 #include "paperdb/search/query_parser.h"
 
 #include <optional>
+#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/index/field_terms.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::search {
+
+bool Query::MatchesNothing() const {
+  for (const QueryNode& child : root.children) {
+    if (!child.excluded) return false;
+  }
+  return true;
+}
+
 namespace {
 
 constexpr absl::string_view kLeftQuote = "\xE2\x80\x9C";   // U+201C “
 constexpr absl::string_view kRightQuote = "\xE2\x80\x9D";  // U+201D ”
+constexpr absl::string_view kFieldNames =
+    "venue, year, has, host, method, dataset";
 
 // Byte length of the quote mark at `text[i]`, or 0 if there is none.
 size_t QuoteAt(absl::string_view text, size_t i) {
+  if (i >= text.size()) return 0;
   if (text[i] == '"') return 1;
   const absl::string_view rest = text.substr(i);
   if (absl::StartsWith(rest, kLeftQuote) || absl::StartsWith(rest, kRightQuote))
@@ -29,6 +45,7 @@ size_t QuoteAt(absl::string_view text, size_t i) {
 // Byte length of the white-space character (Unicode White_Space: ASCII
 // spaces, NBSP, U+3000, ...) at `text[i]`, or 0 if there is none.
 size_t SpaceAt(absl::string_view text, size_t i) {
+  if (i >= text.size()) return 0;
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t next = static_cast<int32_t>(i);
   UChar32 c;
@@ -39,12 +56,57 @@ size_t SpaceAt(absl::string_view text, size_t i) {
 // Byte length of the minus sign ('-' or U+2212 MINUS SIGN) at `text[i]`,
 // or 0 if there is none.
 size_t MinusAt(absl::string_view text, size_t i) {
+  if (i >= text.size()) return 0;
   if (text[i] == '-') return 1;
   return absl::StartsWith(text.substr(i), "\xE2\x88\x92") ? 3 : 0;
 }
 
-bool SameClause(const QueryClause& a, const QueryClause& b) {
-  return a.kind == b.kind && a.excluded == b.excluded && a.terms == b.terms;
+bool SameNode(const QueryNode& a, const QueryNode& b) {
+  if (a.kind != b.kind || a.excluded != b.excluded || a.terms != b.terms ||
+      a.slop != b.slop || a.field != b.field || a.value != b.value ||
+      a.value_end != b.value_end || a.dismax != b.dismax ||
+      a.children.size() != b.children.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (!SameNode(a.children[i], b.children[i])) return false;
+  }
+  return true;
+}
+
+// Adds `child` to the kAnd or kOr `parent` unless it repeats a sibling;
+// nested nodes of the same kind are flattened.
+void AddChild(QueryNode child, QueryNode* parent) {
+  if (child.kind == parent->kind && !child.excluded && !child.dismax &&
+      !parent->dismax) {
+    for (QueryNode& grandchild : child.children) {
+      AddChild(std::move(grandchild), parent);
+    }
+    return;
+  }
+  for (const QueryNode& sibling : parent->children) {
+    if (SameNode(sibling, child)) return;
+  }
+  parent->children.push_back(std::move(child));
+}
+
+// A kAnd or kOr with one child that is not excluded is that child.
+QueryNode Simplify(QueryNode node) {
+  if ((node.kind == QueryNode::Kind::kAnd ||
+       node.kind == QueryNode::Kind::kOr) &&
+      node.children.size() == 1 && !node.children[0].excluded) {
+    QueryNode only = std::move(node.children[0]);
+    only.excluded = node.excluded;
+    return only;
+  }
+  return node;
+}
+
+// A node that matches nothing and is dropped by its parent.
+QueryNode EmptyNode() {
+  QueryNode node;
+  node.kind = QueryNode::Kind::kAnd;
+  return node;
 }
 
 // Walks the query keeping the byte offset and the code point offset in step.
@@ -54,49 +116,40 @@ class Parser {
 
   absl::StatusOr<Query> Parse() {
     Query query;
-    while (true) {
-      while (at_ < text_.size() && SpaceAt(text_, at_) > 0) {
-        Advance(SpaceAt(text_, at_));
-      }
-      if (at_ >= text_.size()) break;
-      QueryClause clause;
-      clause.position = code_point_;
-      if (const size_t minus = MinusAt(text_, at_); minus > 0) {
-        clause.excluded = true;
-        Advance(minus);
-        if (at_ >= text_.size() || SpaceAt(text_, at_) > 0) {
-          return Error(clause.position,
-                       "a minus sign must be followed by a word or a quoted "
-                       "phrase to exclude");
-        }
-      }
-      absl::Status status =
-          QuoteAt(text_, at_) > 0 ? ParsePhrase(&clause) : ParseWord(&clause);
-      if (!status.ok()) return status;
-      if (clause.kind == QueryClause::Kind::kPhrase &&
-          clause.terms.size() > kMaxPhraseTerms) {
-        return Error(clause.position,
-                     absl::StrCat("phrase of ", clause.terms.size(),
-                                  " words is longer than the limit of ",
-                                  kMaxPhraseTerms));
-      }
-      if (clause.terms.empty() || query.clauses.size() >= kMaxClauses) continue;
-      bool repeated = false;
-      for (const QueryClause& earlier : query.clauses) {
-        repeated |= SameClause(earlier, clause);
-      }
-      if (!repeated) query.clauses.push_back(std::move(clause));
+    query.root.kind = QueryNode::Kind::kAnd;
+    absl::StatusOr<QueryNode> node = ParseOr(0);
+    if (!node.ok()) return node.status();
+    SkipSpaces();
+    if (at_ < text_.size()) {
+      // Only a ')' stops ParseOr() before the end.
+      return Error(code_point_,
+                   "unbalanced parenthesis: ')' without an opening '('");
+    }
+    if (node->kind == QueryNode::Kind::kAnd && !node->excluded) {
+      query.root = *std::move(node);
+    } else if (!IsEmpty(*node)) {
+      query.root.children.push_back(*std::move(node));
     }
     return query;
   }
 
  private:
+  static bool IsEmpty(const QueryNode& node) {
+    return (node.kind == QueryNode::Kind::kAnd ||
+            node.kind == QueryNode::Kind::kOr) &&
+           node.children.empty();
+  }
+
   void Advance(size_t bytes) {
     const size_t end = at_ + bytes;
     while (at_ < end) {
       at_ += text::Utf8SequenceLength(static_cast<unsigned char>(text_[at_]));
       ++code_point_;
     }
+  }
+
+  void SkipSpaces() {
+    while (size_t n = SpaceAt(text_, at_)) Advance(n);
   }
 
   static absl::Status Error(uint32_t position, absl::string_view what) {
@@ -106,49 +159,434 @@ class Parser {
                       "QUERY_SYNTAX", {{"position", absl::StrCat(position)}});
   }
 
-  absl::Status ParsePhrase(QueryClause* clause) {
+  // True if an operator word (`OR`, `AND`, `NOT`) stands at at_.
+  bool OperatorAt(absl::string_view op) const {
+    if (!absl::StartsWith(text_.substr(at_), op)) return false;
+    const size_t end = at_ + op.size();
+    return end == text_.size() || SpaceAt(text_, end) > 0 ||
+           text_[end] == '(' || text_[end] == ')' || QuoteAt(text_, end) > 0;
+  }
+
+  bool AtEnd() const { return at_ >= text_.size(); }
+  bool AtClose() const { return !AtEnd() && text_[at_] == ')'; }
+
+  // or := and ("OR" and)*
+  absl::StatusOr<QueryNode> ParseOr(size_t depth) {
+    QueryNode node;
+    node.kind = QueryNode::Kind::kOr;
+    SkipSpaces();
+    node.position = code_point_;
+    if (OperatorAt("OR")) {
+      return Error(code_point_, "expected a word, phrase or '(' before OR");
+    }
+    absl::StatusOr<QueryNode> first = ParseAnd(depth);
+    if (!first.ok()) return first.status();
+    const bool first_empty = IsEmpty(*first);
+    if (!first_empty) AddChild(*std::move(first), &node);
+    bool any_or = false;
+    while (true) {
+      SkipSpaces();
+      if (!OperatorAt("OR")) break;
+      const uint32_t or_position = code_point_;
+      Advance(2);
+      SkipSpaces();
+      if (AtEnd() || AtClose() || OperatorAt("OR") || OperatorAt("AND")) {
+        return Error(or_position,
+                     "dangling OR: expected a word, phrase or '(' after it");
+      }
+      any_or = true;
+      absl::StatusOr<QueryNode> next = ParseAnd(depth);
+      if (!next.ok()) return next.status();
+      if (next->kind == QueryNode::Kind::kAnd && !next->children.empty() &&
+          next->children.size() == CountExcluded(*next)) {
+        return Error(or_position,
+                     "an OR operand cannot only exclude: write `a -b`, not "
+                     "`a OR -b`");
+      }
+      if (!IsEmpty(*next)) AddChild(*std::move(next), &node);
+    }
+    if (any_or && !node.children.empty() && node.children.size() == 1 &&
+        node.children[0].kind == QueryNode::Kind::kAnd &&
+        CountExcluded(node.children[0]) == node.children[0].children.size()) {
+      return Error(node.position,
+                   "an OR operand cannot only exclude: write `a -b`, not "
+                   "`-b OR a`");
+    }
+    return Simplify(std::move(node));
+  }
+
+  static size_t CountExcluded(const QueryNode& node) {
+    size_t n = 0;
+    for (const QueryNode& child : node.children) n += child.excluded;
+    return n;
+  }
+
+  // and := unary+ (implicit AND; an `AND` between operands is allowed)
+  absl::StatusOr<QueryNode> ParseAnd(size_t depth) {
+    QueryNode node;
+    node.kind = QueryNode::Kind::kAnd;
+    node.position = code_point_;
+    bool need_operand = false;
+    uint32_t and_position = 0;
+    size_t operands = 0;
+    while (true) {
+      SkipSpaces();
+      if (AtEnd() || AtClose() || OperatorAt("OR")) break;
+      if (OperatorAt("AND")) {
+        if (need_operand || operands == 0) {
+          return Error(code_point_,
+                       "dangling AND: expected a word, phrase or '(' before "
+                       "it");
+        }
+        and_position = code_point_;
+        need_operand = true;
+        Advance(3);
+        continue;
+      }
+      need_operand = false;
+      ++operands;
+      absl::StatusOr<QueryNode> unary = ParseUnary(depth);
+      if (!unary.ok()) return unary.status();
+      if (IsEmpty(*unary)) continue;
+      if (leaves_ >= kMaxClauses) continue;
+      ++leaves_;
+      AddChild(*std::move(unary), &node);
+    }
+    if (need_operand) {
+      return Error(and_position,
+                   "dangling AND: expected a word, phrase or '(' after it");
+    }
+    if (CountExcluded(node) > 0) return node;  // Keep the kAnd.
+    return Simplify(std::move(node));
+  }
+
+  // unary := ("-" | "NOT") primary | primary
+  absl::StatusOr<QueryNode> ParseUnary(size_t depth) {
+    const uint32_t position = code_point_;
+    bool excluded = false;
+    if (OperatorAt("NOT")) {
+      Advance(3);
+      SkipSpaces();
+      if (AtEnd() || AtClose() || OperatorAt("OR") || OperatorAt("AND")) {
+        return Error(position,
+                     "dangling NOT: expected a word, phrase or '(' to exclude");
+      }
+      excluded = true;
+    } else if (const size_t minus = MinusAt(text_, at_); minus > 0) {
+      Advance(minus);
+      if (AtEnd() || SpaceAt(text_, at_) > 0 || AtClose()) {
+        return Error(position,
+                     "a minus sign must be followed by a word, a quoted "
+                     "phrase or '(' to exclude");
+      }
+      excluded = true;
+    }
+    absl::StatusOr<QueryNode> node = ParsePrimary(depth);
+    if (!node.ok()) return node.status();
+    if (excluded) {
+      if (node->excluded) {
+        return Error(position, "a double exclusion (`--x`, `NOT -x`)");
+      }
+      node->excluded = true;
+      node->position = position;
+    }
+    return node;
+  }
+
+  // primary := "(" or ")" | phrase | field ":" value | word ["*"]
+  absl::StatusOr<QueryNode> ParsePrimary(size_t depth) {
+    if (text_[at_] == '(') {
+      const uint32_t open = code_point_;
+      if (depth + 1 > kMaxDepth) {
+        return Error(
+            open, absl::StrCat("parentheses nested deeper than ", kMaxDepth));
+      }
+      Advance(1);
+      absl::StatusOr<QueryNode> inner = ParseOr(depth + 1);
+      if (!inner.ok()) return inner.status();
+      SkipSpaces();
+      if (!AtClose()) {
+        return Error(open,
+                     "unbalanced parenthesis: expected a closing ')' for "
+                     "this '('");
+      }
+      Advance(1);
+      inner->position = open;
+      return inner;
+    }
+    if (QuoteAt(text_, at_) > 0) return ParsePhrase();
+    return ParseWord();
+  }
+
+  // Reads a quoted phrase at at_ and an optional "~N" after it.
+  absl::StatusOr<QueryNode> ParsePhrase() {
+    QueryNode node;
+    node.position = code_point_;
+    absl::StatusOr<absl::string_view> phrase = QuotedText();
+    if (!phrase.ok()) return phrase.status();
+    if (!AtEnd() && text_[at_] == '~') {
+      const uint32_t tilde = code_point_;
+      Advance(1);
+      const size_t digits = at_;
+      while (!AtEnd() && absl::ascii_isdigit(text_[at_])) Advance(1);
+      uint32_t slop = 0;
+      if (at_ == digits ||
+          !absl::SimpleAtoi(text_.substr(digits, at_ - digits), &slop) ||
+          slop > kMaxSlop) {
+        return Error(tilde, absl::StrCat("expected a number of positions "
+                                         "from 0 to ",
+                                         kMaxSlop, " after '~'"));
+      }
+      node.slop = slop;
+    }
+    return PhraseNode(*phrase, std::move(node));
+  }
+
+  // The text between the quote at at_ and its closing quote; at_ moves past
+  // the closing quote.
+  absl::StatusOr<absl::string_view> QuotedText() {
     const uint32_t open_position = code_point_;
     Advance(QuoteAt(text_, at_));
     const size_t start = at_;
-    while (at_ < text_.size() && QuoteAt(text_, at_) == 0) Advance(1);
-    if (at_ >= text_.size()) {
+    while (!AtEnd() && QuoteAt(text_, at_) == 0) Advance(1);
+    if (AtEnd()) {
       return Error(open_position,
                    "unterminated phrase: expected a closing '\"'");
     }
     const absl::string_view phrase = text_.substr(start, at_ - start);
     Advance(QuoteAt(text_, at_));
-    clause->kind = QueryClause::Kind::kPhrase;
-    for (text::AnalyzedToken& token :
-         text::ThreadLocalAnalyzer().Analyze(phrase)) {
-      clause->terms.push_back(std::move(token.term));
-    }
-    if (clause->terms.size() == 1) clause->kind = QueryClause::Kind::kTerm;
-    return absl::OkStatus();
+    return phrase;
   }
 
-  absl::Status ParseWord(QueryClause* clause) {
+  absl::StatusOr<QueryNode> PhraseNode(absl::string_view phrase,
+                                       QueryNode node) {
+    node.kind = QueryNode::Kind::kPhrase;
+    uint32_t last_position = UINT32_MAX;
+    for (text::AnalyzedToken& token :
+         text::ThreadLocalAnalyzer().Analyze(phrase)) {
+      // A joined compound shares its first part's position: the parts
+      // carry the phrase.
+      if (token.position == last_position) continue;
+      last_position = token.position;
+      node.terms.push_back(std::move(token.term));
+    }
+    if (node.terms.size() > kMaxPhraseTerms) {
+      return Error(
+          node.position,
+          absl::StrCat("phrase of ", node.terms.size(),
+                       " words is longer than the limit of ", kMaxPhraseTerms));
+    }
+    if (node.terms.empty()) return EmptyNode();
+    if (node.terms.size() == 1) {
+      node.kind = QueryNode::Kind::kTerm;
+      node.slop = 0;
+    }
+    return node;
+  }
+
+  // The end of the word at at_: the next space or quote, or a ')' that
+  // closes a group (one not opened inside the word, as in "f(x)").
+  size_t WordEnd() const {
+    size_t i = at_;
+    int inner = 0;
+    while (i < text_.size() && SpaceAt(text_, i) == 0 &&
+           QuoteAt(text_, i) == 0) {
+      if (text_[i] == '(') ++inner;
+      if (text_[i] == ')' && inner-- == 0) break;
+      i += text::Utf8SequenceLength(static_cast<unsigned char>(text_[i]));
+    }
+    return i;
+  }
+
+  absl::StatusOr<QueryNode> ParseWord() {
+    QueryNode node;
+    node.position = code_point_;
     const size_t start = at_;
-    while (at_ < text_.size() && SpaceAt(text_, at_) == 0 &&
-           QuoteAt(text_, at_) == 0) {
-      Advance(1);
+    const size_t end = WordEnd();
+    absl::string_view word = text_.substr(start, end - start);
+    // field:value (not a URL such as https://...).
+    if (const size_t colon = word.find(':');
+        colon != absl::string_view::npos && colon > 0 &&
+        !absl::StartsWith(word.substr(colon + 1), "/") &&
+        (colon + 1 < word.size() || QuoteAt(text_, start + colon + 1) > 0)) {
+      const absl::string_view name = word.substr(0, colon);
+      bool letters = true;
+      for (char c : name) letters &= absl::ascii_isalpha(c) || c == '_';
+      if (letters) return ParseField(absl::AsciiStrToLower(name), colon);
+    }
+    Advance(end - start);
+    bool prefix = false;
+    if (absl::EndsWith(word, "*")) {
+      while (absl::EndsWith(word, "*")) word.remove_suffix(1);
+      prefix = true;
     }
     std::vector<text::AnalyzedToken> tokens =
-        text::ThreadLocalAnalyzer().Analyze(text_.substr(start, at_ - start));
-    if (tokens.size() == 1 && tokens[0].stopword) return absl::OkStatus();
-    clause->kind = tokens.size() > 1 ? QueryClause::Kind::kPhrase
-                                     : QueryClause::Kind::kTerm;
-    for (text::AnalyzedToken& token : tokens) {
-      clause->terms.push_back(std::move(token.term));
+        text::ThreadLocalAnalyzer().Analyze(word);
+    if (tokens.empty()) return EmptyNode();
+    if (tokens.size() == 1) {
+      if (tokens[0].stopword && !prefix) {
+        return EmptyNode();
+      }
+      if (prefix) {
+        node.kind = QueryNode::Kind::kPrefix;
+        const std::string folded = text::Analyzer::Fold(word.substr(
+            tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));
+        node.terms.push_back(folded);
+        if (tokens[0].term != folded) node.terms.push_back(tokens[0].term);
+        return node;
+      }
+      node.kind = QueryNode::Kind::kTerm;
+      node.terms.push_back(std::move(tokens[0].term));
+      node.word = std::string(word.substr(
+          tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));
+      return node;
     }
-    return absl::OkStatus();
+    // Several terms: the parts as a phrase, or a joined compound the
+    // analyzer gives at the first part's position ("resnet18").
+    QueryNode phrase;
+    phrase.kind = QueryNode::Kind::kPhrase;
+    phrase.position = node.position;
+    std::vector<QueryNode> joined;
+    uint32_t last_position = UINT32_MAX;
+    for (text::AnalyzedToken& token : tokens) {
+      if (token.position == last_position) {
+        QueryNode term;
+        term.terms.push_back(std::move(token.term));
+        term.position = node.position;
+        joined.push_back(std::move(term));
+        continue;
+      }
+      last_position = token.position;
+      phrase.terms.push_back(std::move(token.term));
+    }
+    if (phrase.terms.size() > kMaxPhraseTerms) {
+      return Error(node.position,
+                   absl::StrCat("word of ", phrase.terms.size(),
+                                " parts is longer than the phrase limit of ",
+                                kMaxPhraseTerms));
+    }
+    if (phrase.terms.size() == 1) phrase.kind = QueryNode::Kind::kTerm;
+    if (joined.empty()) return phrase;
+    node.kind = QueryNode::Kind::kOr;
+    node.dismax = true;
+    node.children.push_back(std::move(phrase));
+    for (QueryNode& j : joined) AddChild(std::move(j), &node);
+    return node;
+  }
+
+  // Parses "name:value" at at_; `colon` is the colon's byte offset from at_.
+  absl::StatusOr<QueryNode> ParseField(std::string name, size_t colon) {
+    QueryNode node;
+    node.kind = QueryNode::Kind::kField;
+    node.position = code_point_;
+    const uint32_t name_position = code_point_;
+    Advance(colon + 1);
+    const uint32_t value_position = code_point_;
+    std::string value;
+    if (QuoteAt(text_, at_) > 0) {
+      absl::StatusOr<absl::string_view> quoted = QuotedText();
+      if (!quoted.ok()) return quoted.status();
+      value = std::string(*quoted);
+    } else {
+      const size_t end = WordEnd();
+      value = std::string(text_.substr(at_, end - at_));
+      Advance(end - at_);
+    }
+    node.field = name;
+    if (name == index::kYearField) {
+      return YearFilter(value, value_position, std::move(node));
+    }
+    if (name == index::kHasField) {
+      if (absl::AsciiStrToLower(value) != "code") {
+        return Error(value_position, "has: expected `has:code`");
+      }
+      node.value = "code";
+      return node;
+    }
+    if (name != index::kVenueField && name != index::kHostField &&
+        name != index::kMethodField && name != index::kDatasetField) {
+      return Error(name_position,
+                   absl::StrCat("unknown field '", name, "': expected one of ",
+                                kFieldNames));
+    }
+    node.value = index::FieldKey(value);
+    if (name == index::kHostField && absl::StartsWith(node.value, "www.")) {
+      node.value.erase(0, 4);
+    }
+    if (node.value.empty()) {
+      return Error(value_position,
+                   absl::StrCat("expected a value after '", name, ":'"));
+    }
+    return node;
+  }
+
+  absl::StatusOr<QueryNode> YearFilter(absl::string_view value,
+                                       uint32_t position, QueryNode node) {
+    auto year = [](absl::string_view digits, std::string* out) {
+      int y = 0;
+      if (digits.size() != 4 || !absl::SimpleAtoi(digits, &y) || y < 0) {
+        return false;
+      }
+      *out = absl::StrFormat("%04d", y);
+      return true;
+    };
+    const size_t dots = value.find("..");
+    bool ok;
+    if (dots == absl::string_view::npos) {
+      ok = year(value, &node.value);
+      node.value_end = node.value;
+    } else {
+      const absl::string_view from = value.substr(0, dots);
+      const absl::string_view to = value.substr(dots + 2);
+      ok = (from.empty() || year(from, &node.value)) &&
+           (to.empty() || year(to, &node.value_end)) &&
+           !(from.empty() && to.empty());
+      if (from.empty()) node.value = "0000";
+      if (to.empty()) node.value_end = "9999";
+    }
+    if (!ok || node.value > node.value_end) {
+      return Error(position,
+                   "year: expected a year such as 2024 or a range such as "
+                   "2020..2023, 2020.. or ..2023");
+    }
+    return node;
   }
 
   absl::string_view text_;
   size_t at_ = 0;
   uint32_t code_point_ = 0;
+  size_t leaves_ = 0;
 };
 
+void CollectInto(const QueryNode& node, std::vector<MatchUnit>* units) {
+  if (node.excluded) return;
+  switch (node.kind) {
+    case QueryNode::Kind::kTerm:
+    case QueryNode::Kind::kPhrase: {
+      MatchUnit unit{node.terms, node.slop};
+      for (const MatchUnit& u : *units) {
+        if (u.terms == unit.terms && u.slop == unit.slop) return;
+      }
+      units->push_back(std::move(unit));
+      return;
+    }
+    case QueryNode::Kind::kAnd:
+    case QueryNode::Kind::kOr:
+      for (const QueryNode& child : node.children) CollectInto(child, units);
+      return;
+    case QueryNode::Kind::kPrefix:
+    case QueryNode::Kind::kField:
+      return;
+  }
+}
+
 }  // namespace
+
+std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node) {
+  std::vector<MatchUnit> units;
+  CollectInto(node, &units);
+  return units;
+}
 
 absl::StatusOr<Query> ParseQuery(absl::string_view text) {
   if (text.size() > kMaxQueryBytes) {

@@ -1,13 +1,22 @@
-// Parses the query language of SearchPapers.
+// Parses the query language of SearchPapers into a Query (query.h).
 //
 //   spiking neural networks   every word must match (implicit AND)
+//   graph OR network          either (OR binds looser than AND:
+//                             `a b OR c` is `(a b) OR c`)
+//   (graph OR network) pruning  parentheses group
 //   "leading indicators"      exact phrase (also with “typographic” quotes)
-//   -word  -"a phrase"        exclude papers matching it (also with U+2212 −)
-//   ResNet-18                 a word that analyzes to several terms is
-//                             matched as a phrase ("resnet 18")
-// Stopwords outside phrases are dropped, and so are repeats of a word or
-// phrase; a query of only stopwords or punctuation parses to a query that
-// matches nothing (not an error). Any Unicode white space separates words.
+//   "neural pruning"~3        the words within 3 extra positions, any order
+//   -word  -"a phrase"  -(a OR b)  NOT word
+//                             exclude papers matching it (also U+2212 −)
+//   grap*                     any word starting with "grap"
+//   ResNet-18                 a word that analyzes to several terms is a
+//                             phrase, or its joined form ("resnet18")
+//   venue:ICLR  year:2024  year:2020..2023  has:code  host:github.com
+//   method:LIFT  dataset:ImageNet  method:"Long Name"
+//                             field filters (they restrict, never score)
+// `OR`, `AND` and `NOT` are operators only in capitals. Stopwords outside
+// phrases are dropped, and so are repeats; a query of only stopwords or
+// punctuation parses to a query that matches nothing (not an error).
 
 #ifndef PAPERDB_SEARCH_QUERY_PARSER_H_
 #define PAPERDB_SEARCH_QUERY_PARSER_H_
@@ -22,14 +31,21 @@ namespace paperdb::search {
 inline constexpr size_t kMaxQueryBytes = 16384;
 // Longest phrase accepted, in words.
 inline constexpr size_t kMaxPhraseTerms = 32;
-// Distinct words and phrases that count; later ones are ignored, so a pasted
-// abstract still gives a query of bounded cost.
-inline constexpr size_t kMaxClauses = 64;
+// Leaves (words, phrases, filters) kept; later ones are ignored, so a pasted
+// abstract still gives a query of bounded cost. The searcher then keeps the
+// most informative of a long conjunction (searcher.h).
+inline constexpr size_t kMaxClauses = 256;
+// Deepest nesting of parentheses accepted.
+inline constexpr size_t kMaxDepth = 32;
+// Largest proximity slop accepted ("..."~N).
+inline constexpr uint32_t kMaxSlop = 64;
 
 // Parses `text`. INVALID_ARGUMENT, with the 0-based code point position and
-// what was expected, for invalid UTF-8, an unterminated phrase, a '-' with
-// nothing to exclude, a phrase over kMaxPhraseTerms words, or a query longer
-// than kMaxQueryBytes.
+// what was expected ("query: character 6: unterminated phrase: expected a
+// closing '\"'"), for invalid UTF-8, an unterminated phrase, an unbalanced
+// parenthesis, a dangling operator (`a OR`, `OR a`, `-`), an unknown field
+// or a malformed field value, a phrase over kMaxPhraseTerms words, nesting
+// over kMaxDepth, a slop over kMaxSlop, or a query over kMaxQueryBytes.
 absl::StatusOr<Query> ParseQuery(absl::string_view text);
 
 }  // namespace paperdb::search

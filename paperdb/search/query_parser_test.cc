@@ -11,16 +11,29 @@ using ::paperdb::testing::IsOk;
 using ::paperdb::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using Kind = QueryNode::Kind;
+
+const std::vector<QueryNode>& Top(const absl::StatusOr<Query>& query) {
+  return query->root.children;
+}
+
+// The error message of a query that must fail.
+std::string ErrorOf(absl::string_view text) {
+  absl::StatusOr<Query> query = ParseQuery(text);
+  EXPECT_THAT(query, StatusIs(absl::StatusCode::kInvalidArgument)) << text;
+  return std::string(query.status().message());
+}
 
 TEST(QueryParserTest, WordsBecomeRequiredTermsWithoutStopwords) {
   absl::StatusOr<Query> query = ParseQuery("the Spiking networks of delays");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 3u);
-  EXPECT_THAT(query->clauses[0].terms, ElementsAre("spike"));
-  EXPECT_EQ(query->clauses[0].position, 4u);
-  EXPECT_THAT(query->clauses[2].terms, ElementsAre("delay"));
-  EXPECT_FALSE(query->clauses[2].excluded);
+  ASSERT_EQ(Top(query).size(), 3u);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("spike"));
+  EXPECT_EQ(Top(query)[0].word, "Spiking");
+  EXPECT_EQ(Top(query)[0].position, 4u);
+  EXPECT_THAT(Top(query)[2].terms, ElementsAre("delay"));
+  EXPECT_FALSE(Top(query)[2].excluded);
 }
 
 TEST(QueryParserTest, QuotedTextIsAPhraseKeepingStopwords) {
@@ -28,50 +41,179 @@ TEST(QueryParserTest, QuotedTextIsAPhraseKeepingStopwords) {
       "\"state of the art\" \xE2\x80\x9Cleading indicators\xE2\x80\x9D");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 2u);
-  EXPECT_EQ(query->clauses[0].kind, QueryClause::Kind::kPhrase);
-  EXPECT_THAT(query->clauses[0].terms,
-              ElementsAre("state", "of", "the", "art"));
-  EXPECT_THAT(query->clauses[1].terms, ElementsAre("lead", "indic"));
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kPhrase);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("state", "of", "the", "art"));
+  EXPECT_THAT(Top(query)[1].terms, ElementsAre("lead", "indic"));
+}
+
+TEST(QueryParserTest, ProximityPhraseHasSlop) {
+  absl::StatusOr<Query> query = ParseQuery("\"neural pruning\"~3");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 1u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kPhrase);
+  EXPECT_EQ(Top(query)[0].slop, 3u);
+  EXPECT_THAT(ErrorOf("\"a b\"~x"),
+              HasSubstr("character 5: expected a number"));
+  EXPECT_THAT(ErrorOf("\"a b\"~65"), HasSubstr("character 5"));
 }
 
 TEST(QueryParserTest, HyphenatedWordIsAPhrase) {
   absl::StatusOr<Query> query = ParseQuery("ResNet-18");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 1u);
-  EXPECT_EQ(query->clauses[0].kind, QueryClause::Kind::kPhrase);
-  EXPECT_THAT(query->clauses[0].terms, ElementsAre("resnet", "18"));
+  ASSERT_EQ(Top(query).size(), 1u);
+  // The parts as a phrase; with a joined compound from the analyzer, an OR
+  // of the phrase and the joined term.
+  const QueryNode& node = Top(query)[0];
+  const QueryNode& phrase = node.kind == Kind::kOr ? node.children[0] : node;
+  EXPECT_EQ(phrase.kind, Kind::kPhrase);
+  EXPECT_THAT(phrase.terms, ElementsAre("resnet", "18"));
 }
 
-TEST(QueryParserTest, MinusExcludesWordsAndPhrases) {
-  absl::StatusOr<Query> query = ParseQuery("graph -neural -\"time series\"");
+TEST(QueryParserTest, OrBindsLooserThanImplicitAnd) {
+  absl::StatusOr<Query> query = ParseQuery("graph neural OR spiking");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 3u);
-  EXPECT_FALSE(query->clauses[0].excluded);
-  EXPECT_TRUE(query->clauses[1].excluded);
-  EXPECT_TRUE(query->clauses[2].excluded);
-  EXPECT_THAT(query->clauses[2].terms, ElementsAre("time", "seri"));
+  ASSERT_EQ(Top(query).size(), 1u);
+  const QueryNode& any = Top(query)[0];
+  ASSERT_EQ(any.kind, Kind::kOr);
+  ASSERT_EQ(any.children.size(), 2u);
+  EXPECT_EQ(any.children[0].kind, Kind::kAnd);
+  EXPECT_EQ(any.children[0].children.size(), 2u);
+  EXPECT_THAT(any.children[1].terms, ElementsAre("spike"));
+}
+
+TEST(QueryParserTest, ParenthesesGroup) {
+  absl::StatusOr<Query> query = ParseQuery("(graph OR spiking) delays");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kOr);
+  EXPECT_EQ(Top(query)[0].position, 0u);
+  EXPECT_THAT(Top(query)[1].terms, ElementsAre("delay"));
+}
+
+TEST(QueryParserTest, LowerCaseOrIsAStopword) {
+  absl::StatusOr<Query> query = ParseQuery("graph or spiking");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kTerm);
+}
+
+TEST(QueryParserTest, MinusAndNotExclude) {
+  absl::StatusOr<Query> query =
+      ParseQuery("graph -neural -\"time series\" NOT (a OR spiking)");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 4u);
+  EXPECT_FALSE(Top(query)[0].excluded);
+  EXPECT_TRUE(Top(query)[1].excluded);
+  EXPECT_TRUE(Top(query)[2].excluded);
+  EXPECT_THAT(Top(query)[2].terms, ElementsAre("time", "seri"));
+  EXPECT_TRUE(Top(query)[3].excluded);
+  EXPECT_EQ(Top(query)[3].position, 29u);
+}
+
+TEST(QueryParserTest, PrefixKeepsFoldedWordAndStem) {
+  absl::StatusOr<Query> query = ParseQuery("Learning*");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 1u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kPrefix);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("learning", "learn"));
+}
+
+TEST(QueryParserTest, FieldFilters) {
+  absl::StatusOr<Query> query = ParseQuery(
+      "venue:ICLR year:2020..2023 has:code host:www.GitHub.com "
+      "method:\"STanHop Net\" dataset:ImageNet");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 6u);
+  for (const QueryNode& node : Top(query)) {
+    EXPECT_EQ(node.kind, Kind::kField);
+  }
+  EXPECT_EQ(Top(query)[0].field, "venue");
+  EXPECT_EQ(Top(query)[0].value, "iclr");
+  EXPECT_EQ(Top(query)[1].value, "2020");
+  EXPECT_EQ(Top(query)[1].value_end, "2023");
+  EXPECT_EQ(Top(query)[2].value, "code");
+  EXPECT_EQ(Top(query)[3].value, "github.com");
+  EXPECT_EQ(Top(query)[4].value, "stanhop net");
+  EXPECT_EQ(Top(query)[5].value, "imagenet");
+}
+
+TEST(QueryParserTest, OpenYearRanges) {
+  absl::StatusOr<Query> query = ParseQuery("year:2022.. year:..2019");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_EQ(Top(query)[0].value, "2022");
+  EXPECT_EQ(Top(query)[0].value_end, "9999");
+  EXPECT_EQ(Top(query)[1].value, "0000");
+  EXPECT_EQ(Top(query)[1].value_end, "2019");
+}
+
+TEST(QueryParserTest, UrlsAreWordsNotFields) {
+  absl::StatusOr<Query> query = ParseQuery("https://github.com/x/y");
+  ASSERT_THAT(query, IsOk());
+
+  EXPECT_FALSE(query->MatchesNothing());
+  EXPECT_NE(Top(query)[0].kind, Kind::kField);
+}
+
+TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
+  EXPECT_THAT(ErrorOf("héllo \"leading indicators"),
+              HasSubstr("character 6: unterminated phrase: expected a "
+                        "closing '\"'"));
+  EXPECT_THAT(ErrorOf("graph - neural"), HasSubstr("character 6"));
+  EXPECT_THAT(ErrorOf("(graph OR neural"),
+              HasSubstr("character 0: unbalanced parenthesis: expected a "
+                        "closing ')'"));
+  EXPECT_THAT(ErrorOf("graph neural)"),
+              HasSubstr("character 12: unbalanced parenthesis: ')' without"));
+  EXPECT_THAT(ErrorOf("graph OR"), HasSubstr("character 6: dangling OR"));
+  EXPECT_THAT(ErrorOf("OR graph"), HasSubstr("character 0: expected a word"));
+  EXPECT_THAT(ErrorOf("graph AND"), HasSubstr("character 6: dangling AND"));
+  EXPECT_THAT(ErrorOf("graph NOT"), HasSubstr("character 6: dangling NOT"));
+  EXPECT_THAT(ErrorOf("graph OR -neural"),
+              HasSubstr("character 6: an OR operand cannot only exclude"));
+  EXPECT_THAT(ErrorOf("graph author:smith"),
+              HasSubstr("character 6: unknown field 'author': expected one "
+                        "of venue, year, has, host, method, dataset"));
+  EXPECT_THAT(ErrorOf("year:24"), HasSubstr("character 5: year: expected"));
+  EXPECT_THAT(ErrorOf("year:2024..2020"), HasSubstr("character 5"));
+  EXPECT_THAT(ErrorOf("has:data"), HasSubstr("character 4: has: expected"));
+}
+
+TEST(QueryParserTest, ParenthesesInsideAWordAreText) {
+  absl::StatusOr<Query> query = ParseQuery("f(x) eta");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("f", "x"));
 }
 
 TEST(QueryParserTest, RepeatedClausesCountOnce) {
   absl::StatusOr<Query> query = ParseQuery("x x X \"a b\" \"a b\" -x");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 3u);
-  EXPECT_TRUE(query->clauses[2].excluded);
+  ASSERT_EQ(Top(query).size(), 3u);
+  EXPECT_TRUE(Top(query)[2].excluded);
 }
 
-TEST(QueryParserTest, OnlyTheFirstDistinctClausesCount) {
+TEST(QueryParserTest, OnlyTheFirstLeavesCount) {
   std::string text;
-  for (size_t i = 0; i < kMaxClauses + 10; ++i)
+  for (size_t i = 0; i < kMaxClauses + 10; ++i) {
     text += "w" + std::to_string(i) + " ";
-
+  }
   absl::StatusOr<Query> query = ParseQuery(text);
 
   ASSERT_THAT(query, IsOk());
-  EXPECT_EQ(query->clauses.size(), kMaxClauses);
+  EXPECT_EQ(Top(query).size(), kMaxClauses);
 }
 
 TEST(QueryParserTest, OverlongPhraseIsInvalid) {
@@ -82,40 +224,35 @@ TEST(QueryParserTest, OverlongPhraseIsInvalid) {
   EXPECT_THAT(ParseQuery(phrase), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
+TEST(QueryParserTest, DeepNestingIsInvalid) {
+  const std::string deep =
+      std::string(kMaxDepth + 1, '(') + "x" + std::string(kMaxDepth + 1, ')');
+  EXPECT_THAT(ErrorOf(deep), HasSubstr("nested deeper"));
+  const std::string ok =
+      std::string(kMaxDepth, '(') + "x" + std::string(kMaxDepth, ')');
+  EXPECT_THAT(ParseQuery(ok), IsOk());
+}
+
 TEST(QueryParserTest, UnicodeSpacesSeparateAndUnicodeMinusExcludes) {
   // NBSP, U+3000 and U+2212 MINUS SIGN.
   absl::StatusOr<Query> query =
       ParseQuery("graph\xC2\xA0neural\xE3\x80\x80\xE2\x88\x92series");
   ASSERT_THAT(query, IsOk());
 
-  ASSERT_EQ(query->clauses.size(), 3u);
-  EXPECT_EQ(query->clauses[0].kind, QueryClause::Kind::kTerm);
-  EXPECT_FALSE(query->clauses[1].excluded);
-  EXPECT_TRUE(query->clauses[2].excluded);
-  EXPECT_THAT(query->clauses[2].terms, ElementsAre("seri"));
+  ASSERT_EQ(Top(query).size(), 3u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kTerm);
+  EXPECT_FALSE(Top(query)[1].excluded);
+  EXPECT_TRUE(Top(query)[2].excluded);
+  EXPECT_THAT(Top(query)[2].terms, ElementsAre("seri"));
 }
 
 TEST(QueryParserTest, OnlyStopwordsAndPunctuationMatchNothing) {
-  for (const char* text : {"", "   ", "the of and", "?!  ...", "-the"}) {
+  for (const char* text :
+       {"", "   ", "the of and", "?!  ...", "-the", "(the)", "the OR a"}) {
     absl::StatusOr<Query> query = ParseQuery(text);
     ASSERT_THAT(query, IsOk()) << text;
     EXPECT_TRUE(query->MatchesNothing()) << text;
   }
-}
-
-TEST(QueryParserTest, UnterminatedPhraseNamesItsPosition) {
-  absl::StatusOr<Query> query = ParseQuery("héllo \"leading indicators");
-
-  EXPECT_THAT(query, StatusIs(absl::StatusCode::kInvalidArgument));
-  EXPECT_THAT(query.status().message(), HasSubstr("character 6"));
-  EXPECT_THAT(query.status().message(), HasSubstr("closing '\"'"));
-}
-
-TEST(QueryParserTest, DanglingMinusIsInvalid) {
-  absl::StatusOr<Query> query = ParseQuery("graph - neural");
-
-  EXPECT_THAT(query, StatusIs(absl::StatusCode::kInvalidArgument));
-  EXPECT_THAT(query.status().message(), HasSubstr("character 6"));
 }
 
 TEST(QueryParserTest, InvalidUtf8IsInvalidArgument) {
@@ -126,6 +263,18 @@ TEST(QueryParserTest, InvalidUtf8IsInvalidArgument) {
 TEST(QueryParserTest, OverlongQueryIsInvalidArgument) {
   EXPECT_THAT(ParseQuery(std::string(kMaxQueryBytes + 1, 'a')),
               StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+TEST(QueryParserTest, MatchUnitsSkipExclusionsAndFilters) {
+  absl::StatusOr<Query> query =
+      ParseQuery("graph \"leading indicators\"~2 -neural venue:ICLR");
+  ASSERT_THAT(query, IsOk());
+
+  const std::vector<MatchUnit> units = CollectMatchUnits(query->root);
+  ASSERT_EQ(units.size(), 2u);
+  EXPECT_THAT(units[0].terms, ElementsAre("graph"));
+  EXPECT_THAT(units[1].terms, ElementsAre("lead", "indic"));
+  EXPECT_EQ(units[1].slop, 2u);
 }
 
 }  // namespace

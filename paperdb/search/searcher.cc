@@ -4,121 +4,41 @@
 #include <memory>
 #include <queue>
 #include <string>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_iterator.h"
-#include "paperdb/index/varint.h"
-#include "paperdb/storage/keys.h"
+#include "paperdb/search/query_expander.h"
 #include "paperdb/storage/paper_table.h"
 
 namespace paperdb::search {
 namespace {
 
-using index::kNoMoreDocs;
 using index::PostingBlockHeader;
 using index::PostingIterator;
+using Kind = QueryNode::Kind;
 
-// A query term with its posting iterator and inverse document frequency.
-struct TermCursor {
-  std::unique_ptr<PostingIterator> postings;
-  uint32_t df = 0;
-  double idf = 0.0;
-};
-
-using TermCursors = absl::flat_hash_map<std::string, TermCursor>;
-
-absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
-                                           const std::string& term) {
-  absl::StatusOr<std::string> value = store.Get(storage::Column::kTerms, term);
-  if (absl::IsNotFound(value.status())) return 0;
-  if (!value.ok()) return value.status();
-  const char* p = value->data();
-  uint32_t df = 0;
-  if (!index::GetVarint32(&p, value->data() + value->size(), &df)) {
-    return absl::DataLossError("document frequency does not parse");
-  }
-  return df;
-}
-
-// Adds a cursor for each term not yet in `cursors`.
-absl::Status OpenCursors(const storage::Store& store,
-                         const index::Bm25Scorer& scorer,
-                         const std::vector<std::string>& terms,
-                         TermCursors* cursors) {
-  for (const std::string& term : terms) {
-    if (cursors->contains(term)) continue;
-    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, DocumentFrequency(store, term));
-    TermCursor& cursor = (*cursors)[term];
-    cursor.df = df;
-    cursor.idf = scorer.Idf(df);
-    cursor.postings = std::make_unique<PostingIterator>(store, term);
-  }
-  return absl::OkStatus();
-}
-
-// True if the clause's terms occur at consecutive positions in the doc the
-// cursors of its terms are on. REQUIRES: all those cursors are on one doc.
-absl::StatusOr<bool> PhraseMatches(const QueryClause& clause,
-                                   TermCursors& cursors) {
-  if (clause.terms.size() == 1) return true;
-  // Each distinct term's positions are decoded once, however often the
-  // phrase repeats it. (Indexes, not pointers: the vector grows.)
-  std::vector<std::vector<uint32_t>> decoded;
-  absl::flat_hash_map<absl::string_view, size_t> slot_of;
-  std::vector<size_t> slots;
-  slots.reserve(clause.terms.size());
-  for (const std::string& term : clause.terms) {
-    auto [it, inserted] = slot_of.emplace(term, decoded.size());
-    if (inserted) {
-      PAPERDB_ASSIGN_OR_RETURN(std::vector<uint32_t> p,
-                               cursors.at(term).postings->Positions());
-      decoded.push_back(std::move(p));
-    }
-    slots.push_back(it->second);
-  }
-  for (const uint32_t start : decoded[slots[0]]) {
-    bool all = true;
-    for (size_t k = 1; k < slots.size() && all; ++k) {
-      const std::vector<uint32_t>& positions = decoded[slots[k]];
-      all = std::binary_search(positions.begin(), positions.end(),
-                               start + static_cast<uint32_t>(k));
-    }
-    if (all) return true;
-  }
-  return false;
-}
-
-// True if `doc` matches `clause` (advancing the clause's cursors to it).
-absl::StatusOr<bool> ClauseMatches(const QueryClause& clause, uint32_t doc,
-                                   TermCursors& cursors) {
-  for (const std::string& term : clause.terms) {
-    PostingIterator& postings = *cursors.at(term).postings;
-    postings.Advance(doc);
-    PAPERDB_RETURN_IF_ERROR(postings.status());
-    if (postings.doc() != doc) return false;
-  }
-  return PhraseMatches(clause, cursors);
-}
-
-// Keeps the k best (score, doc) pairs seen.
+// Keeps the k best docs seen under `Better`.
+template <typename Better>
 class TopK {
  public:
-  explicit TopK(size_t k) : k_(k) {}
-  void Push(uint32_t doc, double score) {
+  TopK(size_t k, Better better) : k_(k), heap_(better) {}
+  void Push(const ScoredDoc& doc) {
     if (k_ == 0) return;
     if (heap_.size() < k_) {
-      heap_.push({doc, score});
-    } else if (Better({doc, score}, heap_.top())) {
+      heap_.push(doc);
+    } else if (heap_.value_comp()(doc, heap_.top())) {
       heap_.pop();
-      heap_.push({doc, score});
+      heap_.push(doc);
     }
   }
   bool full() const { return k_ > 0 && heap_.size() == k_; }
-  // The score a new doc must beat. REQUIRES: full().
-  double threshold() const { return heap_.top().score; }
-
+  const ScoredDoc& worst() const { return heap_.top(); }
   std::vector<ScoredDoc> Take() {
     std::vector<ScoredDoc> out;
     while (!heap_.empty()) {
@@ -130,85 +50,74 @@ class TopK {
   }
 
  private:
-  static bool Better(const ScoredDoc& a, const ScoredDoc& b) {
-    return a.score > b.score || (a.score == b.score && a.doc < b.doc);
-  }
-  struct WorstOnTop {
-    bool operator()(const ScoredDoc& a, const ScoredDoc& b) const {
-      return Better(a, b);
-    }
+  // A max-heap under `Better` keeps the worst on top.
+  struct Heap : std::priority_queue<ScoredDoc, std::vector<ScoredDoc>, Better> {
+    explicit Heap(Better b)
+        : std::priority_queue<ScoredDoc, std::vector<ScoredDoc>, Better>(b) {}
+    Better value_comp() const { return this->comp; }
   };
   size_t k_;
-  std::priority_queue<ScoredDoc, std::vector<ScoredDoc>, WorstOnTop> heap_;
+  Heap heap_;
 };
 
-// Evaluation state shared by the conjunctive and disjunctive passes.
+bool BetterScore(const ScoredDoc& a, const ScoredDoc& b) {
+  return a.score > b.score || (a.score == b.score && a.doc < b.doc);
+}
+
 class Evaluation {
  public:
   Evaluation(const storage::Store& store, const index::Bm25Scorer& scorer,
-             const Query& query, const CancelFn& cancelled)
-      : store_(store), scorer_(scorer), query_(query), cancelled_(cancelled) {}
+             const CancelFn& cancelled)
+      : store_(store), scorer_(scorer), cancelled_(cancelled) {}
 
-  absl::StatusOr<SearchHits> Run(size_t top_k) {
-    std::vector<std::string> required_terms;
-    for (const QueryClause& clause : query_.clauses) {
-      if (clause.excluded) continue;
-      required_terms.insert(required_terms.end(), clause.terms.begin(),
-                            clause.terms.end());
-    }
-    TermCursors required;
-    PAPERDB_RETURN_IF_ERROR(
-        OpenCursors(store_, scorer_, required_terms, &required));
-    if (query_.clauses.size() == 1 &&
-        query_.clauses[0].kind == QueryClause::Kind::kTerm) {
-      return SingleTerm(required.begin()->second, top_k);
-    }
-    PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, Conjunctive(required, top_k));
-    if (hits.total > 0) return hits;
-
-    // Fresh cursors: the conjunctive pass moved every cursor forward, the
-    // excluded clauses' ones included.
-    TermCursors fresh;
-    PAPERDB_RETURN_IF_ERROR(
-        OpenCursors(store_, scorer_, required_terms, &fresh));
-    excluded_.clear();
-    PAPERDB_ASSIGN_OR_RETURN(hits, Disjunctive(fresh, top_k));
-    hits.any_terms = hits.total > 0;
-    return hits;
-  }
-
- private:
-  // One term, nothing excluded: the count is its document frequency, and
-  // the top k need only the blocks whose best possible score (from the
-  // block's max tf and min length; BM25 grows with tf and falls with
-  // length) beats the k-th best so far: block-max pruning (Ding & Suel,
-  // SIGIR 2011). Skipped blocks are never decoded.
-  absl::StatusOr<SearchHits> SingleTerm(TermCursor& cursor, size_t top_k) {
-    SearchHits hits;
-    hits.total = cursor.df;
-    TopK top(top_k);
-    PostingIterator& postings = *cursor.postings;
-    while (postings.doc() != kNoMoreDocs) {
-      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      const PostingBlockHeader& header = postings.block_header();
-      // Ties go to the lower doc id, which is earlier: an equal bound
-      // cannot displace anything.
-      if (top.full() &&
-          scorer_.Score(cursor.idf, header.max_tf, header.min_doc_length) <=
-              top.threshold()) {
-        postings.NextBlock();
-        continue;
+  absl::StatusOr<std::unique_ptr<DocIterator>> Build(const QueryNode& node) {
+    switch (node.kind) {
+      case Kind::kTerm: {
+        PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node.terms[0]));
+        if (df == 0) return NewEmptyIterator();
+        return NewTermIterator(store_, node.terms[0], df, scorer_);
       }
-      const uint32_t last = header.last_doc;
-      while (postings.doc() <= last && postings.doc() != kNoMoreDocs) {
-        top.Push(postings.doc(), scorer_.Score(cursor.idf, postings.tf(),
-                                               postings.doc_length()));
-        postings.Next();
+      case Kind::kPhrase: {
+        std::vector<uint32_t> dfs;
+        for (const std::string& term : node.terms) {
+          PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
+          if (df == 0) return NewEmptyIterator();
+          dfs.push_back(df);
+        }
+        return NewPhraseIterator(store_, node.terms, dfs, node.slop, scorer_);
+      }
+      case Kind::kField: {
+        std::vector<std::unique_ptr<DocIterator>> terms;
+        for (const std::string& term : node.terms) {
+          PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
+          if (df > 0) {
+            terms.push_back(NewTermIterator(store_, term, df, scorer_, false));
+          }
+        }
+        return NewOrIterator(std::move(terms), false);
+      }
+      case Kind::kPrefix:  // Expanded into a kOr before evaluation.
+        return NewEmptyIterator();
+      case Kind::kAnd: {
+        std::vector<std::unique_ptr<DocIterator>> required, excluded;
+        for (const QueryNode& child : node.children) {
+          PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
+                                   Build(child));
+          (child.excluded ? excluded : required).push_back(std::move(it));
+        }
+        return NewAndIterator(std::move(required), std::move(excluded));
+      }
+      case Kind::kOr: {
+        std::vector<std::unique_ptr<DocIterator>> children;
+        for (const QueryNode& child : node.children) {
+          PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
+                                   Build(child));
+          children.push_back(std::move(it));
+        }
+        return NewOrIterator(std::move(children), node.dismax);
       }
     }
-    PAPERDB_RETURN_IF_ERROR(postings.status());
-    hits.top = top.Take();
-    return hits;
+    return NewEmptyIterator();
   }
 
   // CANCELLED once `cancelled_` says so; asks it on the first call and then
@@ -221,135 +130,168 @@ class Evaluation {
         "search cancelled (deadline passed or client left)");
   }
 
-  absl::StatusOr<bool> Excluded(uint32_t doc) {
-    for (const QueryClause& clause : query_.clauses) {
-      if (!clause.excluded) continue;
-      PAPERDB_RETURN_IF_ERROR(
-          OpenCursors(store_, scorer_, clause.terms, &excluded_));
-      PAPERDB_ASSIGN_OR_RETURN(const bool matches,
-                               ClauseMatches(clause, doc, excluded_));
-      if (matches) return true;
-    }
-    return false;
+  absl::StatusOr<uint32_t> Df(const std::string& term) {
+    auto it = dfs_.find(term);
+    if (it != dfs_.end()) return it->second;
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
+                             DocumentFrequency(store_, term));
+    dfs_.emplace(term, df);
+    return df;
   }
 
-  absl::StatusOr<SearchHits> Conjunctive(TermCursors& cursors, size_t top_k) {
+  // One term, nothing else, relevance order: the count is its document
+  // frequency, and the top k need only the blocks whose best possible score
+  // (from the block's max tf and min length; BM25 grows with tf and falls
+  // with length) beats the k-th best so far: block-max pruning (Ding &
+  // Suel, SIGIR 2011). Skipped blocks are never decoded.
+  absl::StatusOr<SearchHits> SingleTerm(const std::string& term, size_t top_k) {
     SearchHits hits;
-    if (cursors.empty()) return hits;
-    std::vector<TermCursor*> order;
-    for (auto& [term, cursor] : cursors) {
-      if (cursor.df == 0)
-        return hits;  // A term no paper has: nothing matches all.
-      order.push_back(&cursor);
-    }
-    std::sort(
-        order.begin(), order.end(),
-        [](const TermCursor* a, const TermCursor* b) { return a->df < b->df; });
-    TopK top(top_k);
-    PostingIterator& lead = *order[0]->postings;
-    while (lead.doc() != kNoMoreDocs) {
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
+    hits.total = df;
+    if (df == 0) return hits;
+    const double idf = scorer_.Idf(df);
+    TopK top(top_k, &BetterScore);
+    PostingIterator postings(store_, term);
+    while (postings.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      uint32_t target = lead.doc();
-      bool aligned = true;
-      for (size_t i = 1; i < order.size(); ++i) {
-        PostingIterator& other = *order[i]->postings;
-        other.Advance(target);
-        PAPERDB_RETURN_IF_ERROR(other.status());
-        if (other.doc() != target) {
-          lead.Advance(other.doc());
-          aligned = false;
-          break;
-        }
+      const PostingBlockHeader& header = postings.block_header();
+      // Ties go to the lower doc id, which is earlier: an equal bound
+      // cannot displace anything.
+      if (top.full() &&
+          scorer_.Score(idf, header.max_tf, header.min_doc_length) <=
+              top.worst().score) {
+        postings.NextBlock();
+        continue;
       }
-      if (!aligned) continue;
-      bool matches = true;
-      for (const QueryClause& clause : query_.clauses) {
-        if (clause.excluded || clause.kind != QueryClause::Kind::kPhrase)
-          continue;
-        PAPERDB_ASSIGN_OR_RETURN(matches, PhraseMatches(clause, cursors));
-        if (!matches) break;
+      const uint32_t last = header.last_doc;
+      while (postings.doc() <= last && postings.doc() != kNoMoreDocs) {
+        top.Push({postings.doc(),
+                  scorer_.Score(idf, postings.tf(), postings.doc_length())});
+        postings.Next();
       }
-      if (matches) {
-        PAPERDB_ASSIGN_OR_RETURN(const bool excluded, Excluded(target));
-        if (!excluded) {
-          double score = 0.0;
-          for (const TermCursor* cursor : order) {
-            score += scorer_.Score(cursor->idf, cursor->postings->tf(),
-                                   cursor->postings->doc_length());
-          }
-          top.Push(target, score);
-          ++hits.total;
-        }
-      }
-      lead.Next();
     }
-    PAPERDB_RETURN_IF_ERROR(lead.status());
+    PAPERDB_RETURN_IF_ERROR(postings.status());
     hits.top = top.Take();
     return hits;
   }
 
-  // Papers matching at least one required clause; a phrase counts as one
-  // unit, never as loose words. Scores sum the terms of the matched clauses.
-  absl::StatusOr<SearchHits> Disjunctive(TermCursors& cursors, size_t top_k) {
+  // Every match of `root`, counted and ranked.
+  absl::StatusOr<SearchHits> Collect(DocIterator& root,
+                                     const SearchOptions& options) {
     SearchHits hits;
-    TopK top(top_k);
-    absl::flat_hash_map<const TermCursor*, bool> counted;
-    while (true) {
+    const bool by_score = options.order == SortOrder::kRelevance;
+    const bool keep_all = options.collect_matches || !by_score;
+    std::vector<ScoredDoc> all;
+    TopK top(by_score ? options.top_k : 0, &BetterScore);
+    for (; root.doc() != kNoMoreDocs; root.Next()) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      uint32_t doc = kNoMoreDocs;
-      for (auto& [term, cursor] : cursors) {
-        PAPERDB_RETURN_IF_ERROR(cursor.postings->status());
-        doc = std::min(doc, cursor.postings->doc());
-      }
-      if (doc == kNoMoreDocs) break;
-      double score = 0.0;
-      bool any = false;
-      counted.clear();
-      for (const QueryClause& clause : query_.clauses) {
-        if (clause.excluded) continue;
-        bool present = true;
-        for (const std::string& term : clause.terms) {
-          present &= cursors.at(term).postings->doc() == doc;
-        }
-        if (!present) continue;
-        PAPERDB_ASSIGN_OR_RETURN(const bool matches,
-                                 PhraseMatches(clause, cursors));
-        if (!matches) continue;
-        any = true;
-        for (const std::string& term : clause.terms) {
-          const TermCursor& cursor = cursors.at(term);
-          if (!counted.emplace(&cursor, true).second) continue;
-          score += scorer_.Score(cursor.idf, cursor.postings->tf(),
-                                 cursor.postings->doc_length());
-        }
-      }
-      for (auto& [term, cursor] : cursors) {
-        if (cursor.postings->doc() == doc) cursor.postings->Next();
-      }
-      if (!any) continue;
-      PAPERDB_ASSIGN_OR_RETURN(const bool excluded, Excluded(doc));
-      if (excluded) continue;
-      top.Push(doc, score);
       ++hits.total;
+      const ScoredDoc doc{root.doc(), root.Score()};
+      if (by_score) top.Push(doc);
+      if (keep_all) all.push_back(doc);
     }
-    hits.top = top.Take();
+    PAPERDB_RETURN_IF_ERROR(root.status());
+    if (options.collect_matches) {
+      hits.matches.reserve(all.size());
+      for (const ScoredDoc& d : all) hits.matches.push_back(d.doc);
+    }
+    if (by_score) {
+      hits.top = top.Take();
+      return hits;
+    }
+    PAPERDB_RETURN_IF_ERROR(SortBy(options.order, &all));
+    if (all.size() > options.top_k) all.resize(options.top_k);
+    hits.top = std::move(all);
     return hits;
+  }
+
+ private:
+  // Sorts `docs` (in doc order) by year or ingest order, ties by doc id.
+  absl::Status SortBy(SortOrder order, std::vector<ScoredDoc>* docs) {
+    if (order == SortOrder::kIngestOrder) return absl::OkStatus();
+    if (order == SortOrder::kIngestDescending) {
+      std::reverse(docs->begin(), docs->end());
+      return absl::OkStatus();
+    }
+    // Year of each doc, from the year field's postings.
+    absl::flat_hash_map<uint32_t, int> year;
+    std::unique_ptr<storage::StoreIterator> it =
+        store_.NewIterator(storage::Column::kTerms);
+    const std::string prefix = index::FieldPrefix(index::kYearField);
+    std::vector<std::pair<std::string, int>> years;
+    for (it->Seek(prefix); it->Valid() && absl::StartsWith(it->key(), prefix);
+         it->Next()) {
+      index::FieldTermParts parts;
+      int y = 0;
+      if (index::ParseFieldTerm(it->key(), &parts) &&
+          absl::SimpleAtoi(parts.key, &y)) {
+        years.emplace_back(std::string(it->key()), y);
+      }
+    }
+    PAPERDB_RETURN_IF_ERROR(it->status());
+    for (const auto& [term, y] : years) {
+      PostingIterator postings(store_, term);
+      size_t i = 0;
+      while (postings.doc() != kNoMoreDocs && i < docs->size()) {
+        PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+        const uint32_t want = (*docs)[i].doc;
+        if (postings.doc() < want) {
+          postings.Advance(want);
+        } else if (postings.doc() > want) {
+          ++i;
+        } else {
+          year[want] = y;
+          ++i;
+          postings.Next();
+        }
+      }
+      PAPERDB_RETURN_IF_ERROR(postings.status());
+    }
+    const bool descending = order == SortOrder::kYearDescending;
+    auto key = [&](const ScoredDoc& d) {
+      auto found = year.find(d.doc);
+      return found == year.end() ? -1 : found->second;
+    };
+    std::stable_sort(docs->begin(), docs->end(),
+                     [&](const ScoredDoc& a, const ScoredDoc& b) {
+                       const int ya = key(a), yb = key(b);
+                       if ((ya < 0) != (yb < 0)) return yb < 0;
+                       return descending ? ya > yb : ya < yb;
+                     });
+    return absl::OkStatus();
   }
 
   const storage::Store& store_;
   const index::Bm25Scorer& scorer_;
-  const Query& query_;
-  TermCursors excluded_;  // Cursors of excluded clauses, opened on first use.
   const CancelFn& cancelled_;
+  absl::flat_hash_map<std::string, uint32_t> dfs_;
   uint64_t steps_ = 0;
 };
 
-}  // namespace
+// The fallback of a conjunction that matched nothing: any of its scored
+// children, with its filters and exclusions still required. Returns false
+// if there is nothing to fall back to (fewer than two scored children).
+bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
+  if (root.kind != Kind::kAnd) return false;
+  QueryNode any;
+  any.kind = Kind::kOr;
+  out->kind = Kind::kAnd;
+  out->children.clear();
+  for (const QueryNode& child : root.children) {
+    if (child.excluded || child.kind == Kind::kField) {
+      out->children.push_back(child);
+    } else {
+      any.children.push_back(child);
+    }
+  }
+  if (any.children.size() < 2) return false;
+  out->children.push_back(std::move(any));
+  return true;
+}
 
-absl::StatusOr<SearchHits> Searcher::Search(const Query& query, size_t top_k,
-                                            const CancelFn& cancelled) const {
-  if (query.MatchesNothing()) return SearchHits{};
-  storage::PaperTable table(store_);
+absl::StatusOr<index::Bm25Scorer> ScorerFor(const storage::Store& store,
+                                            index::Bm25Params params) {
+  storage::PaperTable table(&store);
   PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats, table.Stats());
   index::CollectionStats collection;
   collection.doc_count = stats.doc_count();
@@ -358,9 +300,51 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query, size_t top_k,
           ? 0.0
           : static_cast<double>(stats.total_doc_length_terms()) /
                 stats.doc_count();
-  const index::Bm25Scorer scorer(collection, params_);
-  Evaluation evaluation(*store_, scorer, query, cancelled);
-  return evaluation.Run(top_k);
+  return index::Bm25Scorer(collection, params);
+}
+
+}  // namespace
+
+absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
+                                            const SearchOptions& options,
+                                            const CancelFn& cancelled) const {
+  if (query.MatchesNothing()) return SearchHits{};
+  PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
+                           ScorerFor(*store_, params_));
+  Evaluation evaluation(*store_, scorer, cancelled);
+  const QueryNode& root = query.root;
+  if (root.children.size() == 1 && root.children[0].kind == Kind::kTerm &&
+      options.order == SortOrder::kRelevance && !options.collect_matches) {
+    return evaluation.SingleTerm(root.children[0].terms[0], options.top_k);
+  }
+  PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
+                           evaluation.Build(root));
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Collect(*it, options));
+  QueryNode any;
+  if (hits.total > 0 || !AnyTermsQuery(root, &any)) return hits;
+  it.reset();
+  PAPERDB_ASSIGN_OR_RETURN(it, evaluation.Build(any));
+  PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Collect(*it, options));
+  hits.any_terms = hits.total > 0;
+  return hits;
+}
+
+absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
+    const Query& query, bool any_terms, uint32_t doc) const {
+  std::vector<TermContribution> out;
+  if (query.MatchesNothing()) return out;
+  PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
+                           ScorerFor(*store_, params_));
+  Evaluation evaluation(*store_, scorer, nullptr);
+  QueryNode any;
+  const QueryNode& root =
+      any_terms && AnyTermsQuery(query.root, &any) ? any : query.root;
+  PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
+                           evaluation.Build(root));
+  it->Advance(doc);
+  PAPERDB_RETURN_IF_ERROR(it->status());
+  if (it->doc() == doc) it->Explain(&out);
+  return out;
 }
 
 }  // namespace paperdb::search

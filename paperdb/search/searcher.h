@@ -1,13 +1,12 @@
-// Searcher: evaluates a Query against the inverted index, document at a
-// time, and returns the top-k papers by BM25 (bm25.h) with the total number
-// of matches.
+// Searcher: evaluates an expanded Query (query_expander.h) against the
+// inverted index, document at a time (doc_iterator.h), and returns the top
+// k papers with the exact number of matches.
 //
-// All required clauses must match (conjunctive evaluation by leapfrogging
-// posting iterators, the rarest term leading). If that matches nothing, the
-// searcher falls back to papers matching any required clause (disjunctive
-// evaluation; a phrase stays one unit), and says so. Phrases are verified
-// with positions only on papers that contain all their terms. Excluded
-// clauses remove papers in both passes.
+// If a conjunction of several words and phrases matches nothing, the
+// searcher falls back to papers matching any of them (a phrase stays one
+// unit; field filters and exclusions still apply), and says so. Ranking is
+// BM25 (bm25.h), or year or ingest order on request, ties always broken by
+// doc id (ingest order), so paging a stable store never repeats or skips.
 //
 // Thread safety: Search() may run concurrently. Holds a Store it does not own.
 
@@ -16,10 +15,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "paperdb/index/bm25.h"
+#include "paperdb/search/doc_iterator.h"
 #include "paperdb/search/query.h"
 #include "paperdb/storage/store.h"
 
@@ -30,13 +31,29 @@ using CancelFn = std::function<bool()>;
 
 struct ScoredDoc {
   uint32_t doc = 0;    // Internal doc id.
-  double score = 0.0;  // BM25 sum over the query's terms.
+  double score = 0.0;  // BM25 over the query's terms.
+};
+
+enum class SortOrder {
+  kRelevance,       // BM25, best first (default).
+  kYearDescending,  // Newest first (papers without a year last).
+  kYearAscending,   // Oldest first (papers without a year last).
+  kIngestOrder,     // Doc id ascending: first ingested first.
+  kIngestDescending,
+};
+
+struct SearchOptions {
+  size_t top_k = 10;
+  SortOrder order = SortOrder::kRelevance;
+  // Also return every matching doc id (for facet counts).
+  bool collect_matches = false;
 };
 
 struct SearchHits {
-  std::vector<ScoredDoc> top;  // Best first; ties in doc (ingest) order.
-  uint64_t total = 0;          // Number of matching papers.
-  bool any_terms = false;      // The any-term fallback produced these hits.
+  std::vector<ScoredDoc> top;     // In the requested order.
+  uint64_t total = 0;             // Number of matching papers.
+  bool any_terms = false;         // The any-term fallback produced these.
+  std::vector<uint32_t> matches;  // Sorted; with collect_matches only.
 };
 
 class Searcher {
@@ -45,12 +62,25 @@ class Searcher {
   explicit Searcher(const storage::Store* store, index::Bm25Params params = {})
       : store_(store), params_(params) {}
 
-  // The `top_k` best matches of `query` and the count of all matches.
-  // `cancelled`, if set, is polled during evaluation; once it returns true
-  // the search stops with CANCELLED.
+  // The best `options.top_k` matches of `query` (already expanded) and the
+  // count of all matches. `cancelled`, if set, is polled during
+  // evaluation; once it returns true the search stops with CANCELLED.
   // DATA_LOSS if the index is malformed; INTERNAL for store errors.
-  absl::StatusOr<SearchHits> Search(const Query& query, size_t top_k,
+  absl::StatusOr<SearchHits> Search(const Query& query,
+                                    const SearchOptions& options,
                                     const CancelFn& cancelled = nullptr) const;
+
+  // Shorthand for relevance order without collecting matches.
+  absl::StatusOr<SearchHits> Search(const Query& query, size_t top_k,
+                                    const CancelFn& cancelled = nullptr) const {
+    return Search(query, SearchOptions{.top_k = top_k}, cancelled);
+  }
+
+  // The BM25 contribution of each query term to `doc`'s score (`any_terms`:
+  // as the fallback scored it). Empty if `doc` does not match.
+  absl::StatusOr<std::vector<TermContribution>> Explain(const Query& query,
+                                                        bool any_terms,
+                                                        uint32_t doc) const;
 
  private:
   const storage::Store* store_;  // Not owned.

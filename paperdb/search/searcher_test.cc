@@ -6,6 +6,7 @@
 #include "gtest/gtest.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/index/posting_iterator.h"
+#include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/store_fixture.h"
@@ -40,7 +41,11 @@ class SearcherTest : public ::paperdb::testing::StoreFixture {
   SearchHits Run(absl::string_view text, size_t k = 10) {
     absl::StatusOr<Query> query = ParseQuery(text);
     EXPECT_THAT(query, IsOk());
-    absl::StatusOr<SearchHits> hits = Searcher(store_.get()).Search(*query, k);
+    absl::StatusOr<ExpandedQuery> expanded =
+        ExpandQuery(*store_, *std::move(query));
+    EXPECT_THAT(expanded, IsOk());
+    absl::StatusOr<SearchHits> hits =
+        Searcher(store_.get()).Search(expanded->query, k);
     EXPECT_THAT(hits, IsOk());
     return hits.ok() ? *hits : SearchHits{};
   }

@@ -49,9 +49,10 @@ namespace {
 using ::paperdb::search::kMaxClauses;
 using ::paperdb::search::kMaxPhraseTerms;
 using ::paperdb::search::kMaxQueryBytes;
+using ::paperdb::search::kMaxSlop;
 using ::paperdb::search::ParseQuery;
 using ::paperdb::search::Query;
-using ::paperdb::search::QueryClause;
+using ::paperdb::search::QueryNode;
 using ::paperdb::text::AnalyzedToken;
 using ::paperdb::text::FindInvalidUtf8;
 using ::paperdb::text::OffsetConverter;
@@ -60,9 +61,16 @@ using ::paperdb::text::ThreadLocalAnalyzer;
 using ::paperdb::text::Tokenize;
 using ::paperdb::text::TokenSpan;
 
-bool SameClause(const QueryClause& a, const QueryClause& b) {
-  return a.kind == b.kind && a.excluded == b.excluded && a.terms == b.terms &&
-         a.position == b.position;
+bool SameNode(const QueryNode& a, const QueryNode& b) {
+  if (a.kind != b.kind || a.excluded != b.excluded || a.terms != b.terms ||
+      a.position != b.position || a.slop != b.slop || a.field != b.field ||
+      a.value != b.value || a.children.size() != b.children.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (!SameNode(a.children[i], b.children[i])) return false;
+  }
+  return true;
 }
 
 bool IsContinuationByte(char c) {
@@ -76,6 +84,48 @@ size_t CodePoints(absl::string_view text) {
   return n;
 }
 
+// Checks the invariants of a parsed node; returns its number of leaves.
+size_t CheckNode(const QueryNode& node, size_t code_points, bool root) {
+  FUZZ_CHECK(node.position <= code_points);
+  FUZZ_CHECK(!(root && node.excluded));
+  for (const std::string& term : node.terms) {
+    FUZZ_CHECK(!term.empty());
+    FUZZ_CHECK(!FindInvalidUtf8(term).has_value());
+  }
+  switch (node.kind) {
+    case QueryNode::Kind::kTerm:
+      FUZZ_CHECK(node.terms.size() == 1);
+      return 1;
+    case QueryNode::Kind::kPhrase:
+      FUZZ_CHECK(node.terms.size() >= 2);
+      FUZZ_CHECK(node.terms.size() <= kMaxPhraseTerms);
+      FUZZ_CHECK(node.slop <= kMaxSlop);
+      return 1;
+    case QueryNode::Kind::kPrefix:
+      FUZZ_CHECK(node.terms.size() == 1 || node.terms.size() == 2);
+      return 1;
+    case QueryNode::Kind::kField:
+      FUZZ_CHECK(!node.field.empty() && !node.value.empty());
+      return 1;
+    case QueryNode::Kind::kAnd:
+    case QueryNode::Kind::kOr: {
+      FUZZ_CHECK(root || !node.children.empty());
+      size_t leaves = 0;
+      bool required = false;
+      for (const QueryNode& child : node.children) {
+        FUZZ_CHECK(node.kind == QueryNode::Kind::kAnd || !child.excluded);
+        required |= !child.excluded;
+        leaves += CheckNode(child, code_points, false);
+      }
+      // A nested conjunction of exclusions only is flattened or refused.
+      FUZZ_CHECK(root || required);
+      return leaves;
+    }
+  }
+  FUZZ_CHECK(false);
+  return 0;
+}
+
 void CheckQuery(absl::string_view text) {
   const absl::StatusOr<Query> query = ParseQuery(text);
   const bool valid_utf8 = !FindInvalidUtf8(text).has_value();
@@ -86,38 +136,11 @@ void CheckQuery(absl::string_view text) {
   }
   FUZZ_CHECK(text.size() <= kMaxQueryBytes);
   FUZZ_CHECK(valid_utf8);
-  FUZZ_CHECK(query->clauses.size() <= kMaxClauses);
-  const size_t code_points = CodePoints(text);
-  for (size_t i = 0; i < query->clauses.size(); ++i) {
-    const QueryClause& clause = query->clauses[i];
-    if (clause.kind == QueryClause::Kind::kTerm) {
-      FUZZ_CHECK(clause.terms.size() == 1);
-    } else {
-      FUZZ_CHECK(clause.kind == QueryClause::Kind::kPhrase);
-      FUZZ_CHECK(clause.terms.size() >= 2);
-      FUZZ_CHECK(clause.terms.size() <= kMaxPhraseTerms);
-    }
-    for (const std::string& term : clause.terms) {
-      FUZZ_CHECK(!term.empty());
-      FUZZ_CHECK(!FindInvalidUtf8(term).has_value());
-    }
-    FUZZ_CHECK(clause.position < code_points);
-    if (i > 0) {
-      FUZZ_CHECK(clause.position > query->clauses[i - 1].position);
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const QueryClause& earlier = query->clauses[j];
-      FUZZ_CHECK(!(earlier.kind == clause.kind &&
-                   earlier.excluded == clause.excluded &&
-                   earlier.terms == clause.terms));
-    }
-  }
+  FUZZ_CHECK(query->root.kind == QueryNode::Kind::kAnd);
+  FUZZ_CHECK(CheckNode(query->root, CodePoints(text), true) <= kMaxClauses);
   const absl::StatusOr<Query> again = ParseQuery(text);
   FUZZ_CHECK(again.ok());
-  FUZZ_CHECK(again->clauses.size() == query->clauses.size());
-  for (size_t i = 0; i < query->clauses.size(); ++i) {
-    FUZZ_CHECK(SameClause(again->clauses[i], query->clauses[i]));
-  }
+  FUZZ_CHECK(SameNode(again->root, query->root));
 }
 
 // tokenizer.h: a token is a run of letters, digits and combining marks.

@@ -1,0 +1,361 @@
+#include "paperdb/search/doc_iterator.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+
+namespace paperdb::search {
+namespace {
+
+using index::PostingIterator;
+
+class EmptyIterator final : public DocIterator {
+ public:
+  void Advance(uint32_t) override {}
+  double Score() override { return 0.0; }
+  void Explain(std::vector<TermContribution>*) override {}
+  uint64_t Cost() const override { return 0; }
+  absl::Status status() const override { return absl::OkStatus(); }
+};
+
+class TermIterator final : public DocIterator {
+ public:
+  TermIterator(const storage::Store& store, const std::string& term,
+               uint32_t df, const index::Bm25Scorer& scorer, bool scored)
+      : postings_(store, term),
+        scorer_(scorer),
+        df_(df),
+        idf_(scorer.Idf(df)),
+        scored_(scored) {
+    doc_ = postings_.doc();
+  }
+
+  void Advance(uint32_t target) override {
+    if (doc_ >= target) return;
+    postings_.Advance(target);
+    doc_ = postings_.doc();
+  }
+  double Score() override {
+    if (!scored_) return 0.0;
+    return scorer_.Score(idf_, postings_.tf(), postings_.doc_length());
+  }
+  void Explain(std::vector<TermContribution>* out) override {
+    if (!scored_) return;
+    out->push_back({postings_.term(), postings_.tf(), df_, idf_,
+                    postings_.doc_length(), Score()});
+  }
+  uint64_t Cost() const override { return df_; }
+  absl::Status status() const override { return postings_.status(); }
+
+  PostingIterator& postings() { return postings_; }
+
+ private:
+  PostingIterator postings_;
+  const index::Bm25Scorer& scorer_;
+  uint32_t df_;
+  double idf_;
+  bool scored_;
+};
+
+class PhraseIterator final : public DocIterator {
+ public:
+  PhraseIterator(const storage::Store& store,
+                 const std::vector<std::string>& terms,
+                 const std::vector<uint32_t>& dfs, uint32_t slop,
+                 const index::Bm25Scorer& scorer)
+      : slop_(slop) {
+    absl::flat_hash_map<std::string, size_t> slot_of;
+    for (size_t i = 0; i < terms.size(); ++i) {
+      auto [it, inserted] = slot_of.emplace(terms[i], terms_.size());
+      if (inserted) {
+        terms_.push_back(std::make_unique<TermIterator>(store, terms[i], dfs[i],
+                                                        scorer, true));
+      }
+      slots_.push_back(it->second);
+    }
+    order_.resize(terms_.size());
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
+      return terms_[a]->Cost() < terms_[b]->Cost();
+    });
+    doc_ = 0;
+    Find(0);
+  }
+
+  void Advance(uint32_t target) override {
+    if (doc_ >= target) return;
+    Find(target);
+  }
+  double Score() override {
+    double score = 0.0;
+    for (auto& term : terms_) score += term->Score();
+    return score;
+  }
+  void Explain(std::vector<TermContribution>* out) override {
+    for (auto& term : terms_) term->Explain(out);
+  }
+  uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
+  absl::Status status() const override {
+    for (const auto& term : terms_) {
+      if (!term->status().ok()) return term->status();
+    }
+    return status_;
+  }
+
+ private:
+  // Moves to the first doc >= target holding every term where the positions
+  // match.
+  void Find(uint32_t target) {
+    while (true) {
+      TermIterator& lead = *terms_[order_[0]];
+      lead.Advance(target);
+      target = lead.doc();
+      bool aligned = true;
+      for (size_t i = 1; i < order_.size() && target != kNoMoreDocs; ++i) {
+        TermIterator& other = *terms_[order_[i]];
+        other.Advance(target);
+        if (other.doc() != target) {
+          target = other.doc();
+          aligned = false;
+          break;
+        }
+      }
+      if (target == kNoMoreDocs || !status().ok()) {
+        doc_ = kNoMoreDocs;
+        return;
+      }
+      if (aligned && PositionsMatch()) {
+        doc_ = target;
+        return;
+      }
+      if (aligned) ++target;
+    }
+  }
+
+  bool PositionsMatch() {
+    std::vector<std::vector<uint32_t>> decoded(terms_.size());
+    for (size_t i = 0; i < terms_.size(); ++i) {
+      absl::StatusOr<std::vector<uint32_t>> positions =
+          terms_[i]->postings().Positions();
+      if (!positions.ok()) {
+        status_ = positions.status();
+        return false;
+      }
+      decoded[i] = *std::move(positions);
+    }
+    if (slop_ == 0) {
+      for (const uint32_t start : decoded[slots_[0]]) {
+        bool all = true;
+        for (size_t k = 1; k < slots_.size() && all; ++k) {
+          const std::vector<uint32_t>& p = decoded[slots_[k]];
+          all = std::binary_search(p.begin(), p.end(),
+                                   start + static_cast<uint32_t>(k));
+        }
+        if (all) return true;
+      }
+      return false;
+    }
+    // Sloppy: the smallest window holding one position of every distinct
+    // term (a k-way merge) must span at most n - 1 + slop positions.
+    const uint32_t limit = static_cast<uint32_t>(slots_.size()) - 1 + slop_;
+    std::vector<size_t> at(decoded.size(), 0);
+    while (true) {
+      uint32_t lo = UINT32_MAX, hi = 0;
+      size_t lo_list = 0;
+      for (size_t i = 0; i < decoded.size(); ++i) {
+        if (at[i] >= decoded[i].size()) return false;
+        const uint32_t p = decoded[i][at[i]];
+        if (p < lo) {
+          lo = p;
+          lo_list = i;
+        }
+        hi = std::max(hi, p);
+      }
+      if (hi - lo <= limit) return true;
+      ++at[lo_list];
+    }
+  }
+
+  uint32_t slop_;
+  std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
+  std::vector<size_t> slots_;  // Phrase position -> index in terms_.
+  std::vector<size_t> order_;  // terms_ by ascending df.
+  absl::Status status_;
+};
+
+class AndIterator final : public DocIterator {
+ public:
+  AndIterator(std::vector<std::unique_ptr<DocIterator>> required,
+              std::vector<std::unique_ptr<DocIterator>> excluded)
+      : required_(std::move(required)), excluded_(std::move(excluded)) {
+    std::sort(
+        required_.begin(), required_.end(),
+        [](const auto& a, const auto& b) { return a->Cost() < b->Cost(); });
+    doc_ = 0;
+    Find(0);
+  }
+
+  void Advance(uint32_t target) override {
+    if (doc_ >= target) return;
+    Find(target);
+  }
+  double Score() override {
+    double score = 0.0;
+    for (auto& child : required_) score += child->Score();
+    return score;
+  }
+  void Explain(std::vector<TermContribution>* out) override {
+    for (auto& child : required_) child->Explain(out);
+  }
+  uint64_t Cost() const override { return required_[0]->Cost(); }
+  absl::Status status() const override {
+    for (const auto& child : required_) {
+      if (!child->status().ok()) return child->status();
+    }
+    for (const auto& child : excluded_) {
+      if (!child->status().ok()) return child->status();
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  void Find(uint32_t target) {
+    while (true) {
+      DocIterator& lead = *required_[0];
+      lead.Advance(target);
+      target = lead.doc();
+      bool aligned = true;
+      for (size_t i = 1; i < required_.size() && target != kNoMoreDocs; ++i) {
+        DocIterator& other = *required_[i];
+        other.Advance(target);
+        if (other.doc() != target) {
+          target = other.doc();
+          aligned = false;
+          break;
+        }
+      }
+      if (target == kNoMoreDocs) {
+        doc_ = kNoMoreDocs;
+        return;
+      }
+      if (aligned) {
+        bool excluded = false;
+        for (auto& ex : excluded_) {
+          ex->Advance(target);
+          excluded |= ex->doc() == target;
+        }
+        if (!excluded) {
+          doc_ = target;
+          return;
+        }
+        ++target;
+      }
+    }
+  }
+
+  std::vector<std::unique_ptr<DocIterator>> required_;  // By ascending cost.
+  std::vector<std::unique_ptr<DocIterator>> excluded_;
+};
+
+class OrIterator final : public DocIterator {
+ public:
+  OrIterator(std::vector<std::unique_ptr<DocIterator>> children, bool dismax)
+      : children_(std::move(children)), dismax_(dismax) {
+    Update();
+  }
+
+  void Advance(uint32_t target) override {
+    if (doc_ >= target) return;
+    for (auto& child : children_) child->Advance(target);
+    Update();
+  }
+  double Score() override {
+    double score = 0.0;
+    for (auto& child : children_) {
+      if (child->doc() != doc_) continue;
+      const double s = child->Score();
+      score = dismax_ ? std::max(score, s) : score + s;
+    }
+    return score;
+  }
+  void Explain(std::vector<TermContribution>* out) override {
+    if (!dismax_) {
+      for (auto& child : children_) {
+        if (child->doc() == doc_) child->Explain(out);
+      }
+      return;
+    }
+    DocIterator* best = nullptr;
+    double best_score = -1.0;
+    for (auto& child : children_) {
+      if (child->doc() != doc_) continue;
+      const double s = child->Score();
+      if (s > best_score) {
+        best_score = s;
+        best = child.get();
+      }
+    }
+    if (best != nullptr) best->Explain(out);
+  }
+  uint64_t Cost() const override {
+    uint64_t cost = 0;
+    for (const auto& child : children_) cost += child->Cost();
+    return cost;
+  }
+  absl::Status status() const override {
+    for (const auto& child : children_) {
+      if (!child->status().ok()) return child->status();
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  void Update() {
+    doc_ = kNoMoreDocs;
+    for (const auto& child : children_) doc_ = std::min(doc_, child->doc());
+  }
+
+  std::vector<std::unique_ptr<DocIterator>> children_;
+  bool dismax_;
+};
+
+}  // namespace
+
+std::unique_ptr<DocIterator> NewEmptyIterator() {
+  return std::make_unique<EmptyIterator>();
+}
+
+std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
+                                             const std::string& term,
+                                             uint32_t df,
+                                             const index::Bm25Scorer& scorer,
+                                             bool scored) {
+  return std::make_unique<TermIterator>(store, term, df, scorer, scored);
+}
+
+std::unique_ptr<DocIterator> NewPhraseIterator(
+    const storage::Store& store, const std::vector<std::string>& terms,
+    const std::vector<uint32_t>& dfs, uint32_t slop,
+    const index::Bm25Scorer& scorer) {
+  if (terms.empty()) return NewEmptyIterator();
+  return std::make_unique<PhraseIterator>(store, terms, dfs, slop, scorer);
+}
+
+std::unique_ptr<DocIterator> NewAndIterator(
+    std::vector<std::unique_ptr<DocIterator>> required,
+    std::vector<std::unique_ptr<DocIterator>> excluded) {
+  if (required.empty()) return NewEmptyIterator();
+  if (required.size() == 1 && excluded.empty()) return std::move(required[0]);
+  return std::make_unique<AndIterator>(std::move(required),
+                                       std::move(excluded));
+}
+
+std::unique_ptr<DocIterator> NewOrIterator(
+    std::vector<std::unique_ptr<DocIterator>> children, bool dismax) {
+  if (children.empty()) return NewEmptyIterator();
+  if (children.size() == 1) return std::move(children[0]);
+  return std::make_unique<OrIterator>(std::move(children), dismax);
+}
+
+}  // namespace paperdb::search

@@ -1,0 +1,98 @@
+// Document-at-a-time iterators over the inverted index: one per query node
+// (term, phrase, conjunction, disjunction), composed into a tree that walks
+// the matching papers in increasing doc id order and scores each with BM25.
+// The design follows Lucene's DocIdSetIterator/Scorer: Advance() leapfrogs
+// the rarest iterator of a conjunction, phrases are verified with positions
+// only on papers holding all their terms.
+//
+// Not thread-safe: build one tree per search. Iterators hold store
+// iterators, so the tree must be destroyed before the Store.
+
+#ifndef PAPERDB_SEARCH_DOC_ITERATOR_H_
+#define PAPERDB_SEARCH_DOC_ITERATOR_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "paperdb/index/bm25.h"
+#include "paperdb/index/posting_iterator.h"
+
+namespace paperdb::search {
+
+using index::kNoMoreDocs;
+
+// One query term's part of a paper's score (the `explain` option).
+struct TermContribution {
+  std::string term;
+  uint32_t tf = 0;  // Occurrences in the paper.
+  uint32_t df = 0;  // Papers holding the term.
+  double idf = 0.0;
+  uint32_t doc_length = 0;  // Of the paper, in terms.
+  double score = 0.0;       // BM25 of this term for the paper.
+};
+
+class DocIterator {
+ public:
+  virtual ~DocIterator() = default;
+
+  // The current doc id, kNoMoreDocs once exhausted. A new iterator is on
+  // its first match already.
+  uint32_t doc() const { return doc_; }
+
+  // Moves to the first match with doc id >= `target`; a no-op if doc() is
+  // already there.
+  virtual void Advance(uint32_t target) = 0;
+  void Next() { Advance(doc_ + 1); }
+
+  // BM25 of the current doc. REQUIRES: doc() != kNoMoreDocs.
+  virtual double Score() = 0;
+
+  // Appends the scored terms of the current doc to `out`.
+  virtual void Explain(std::vector<TermContribution>* out) = 0;
+
+  // Upper bound on the number of matches (for ordering conjunctions).
+  virtual uint64_t Cost() const = 0;
+
+  // Non-OK once a store error or a malformed block stopped iteration (then
+  // doc() == kNoMoreDocs).
+  virtual absl::Status status() const = 0;
+
+ protected:
+  uint32_t doc_ = kNoMoreDocs;
+};
+
+// Matches nothing.
+std::unique_ptr<DocIterator> NewEmptyIterator();
+
+// One term's postings. `scored` false (field terms): Score() is 0.
+std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
+                                             const std::string& term,
+                                             uint32_t df,
+                                             const index::Bm25Scorer& scorer,
+                                             bool scored = true);
+
+// Papers holding `terms` at consecutive positions (slop 0), or all within a
+// window of terms.size() - 1 + slop positions in any order (slop > 0).
+// Scores sum the BM25 of the distinct terms. `dfs` parallels `terms`.
+std::unique_ptr<DocIterator> NewPhraseIterator(
+    const storage::Store& store, const std::vector<std::string>& terms,
+    const std::vector<uint32_t>& dfs, uint32_t slop,
+    const index::Bm25Scorer& scorer);
+
+// Papers matching every one of `required` (at least one) and none of
+// `excluded`. Scores sum the required children's.
+std::unique_ptr<DocIterator> NewAndIterator(
+    std::vector<std::unique_ptr<DocIterator>> required,
+    std::vector<std::unique_ptr<DocIterator>> excluded);
+
+// Papers matching any of `children`. Scores sum the matching children's, or
+// take the best one's with `dismax` (alternatives for one word).
+std::unique_ptr<DocIterator> NewOrIterator(
+    std::vector<std::unique_ptr<DocIterator>> children, bool dismax);
+
+}  // namespace paperdb::search
+
+#endif  // PAPERDB_SEARCH_DOC_ITERATOR_H_

@@ -1,0 +1,454 @@
+#include "paperdb/search/query_expander.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "paperdb/common/status_macros.h"
+#include "paperdb/index/field_terms.h"
+#include "paperdb/index/varint.h"
+#include "paperdb/storage/keys.h"
+#include "paperdb/text/analyzer.h"
+#include "paperdb/text/utf8.h"
+#include "unicode/utf8.h"
+
+namespace paperdb::search {
+namespace {
+
+using Kind = QueryNode::Kind;
+
+// Longest word corrected, in code points; and terms scanned per prefix.
+constexpr size_t kMaxCorrectedLength = 40;
+constexpr size_t kMaxScannedTerms = 200000;
+
+std::u32string Decode(absl::string_view s) {
+  std::u32string out;
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  int32_t i = 0;
+  const int32_t n = static_cast<int32_t>(s.size());
+  while (i < n) {
+    UChar32 c;
+    U8_NEXT(p, i, n, c);
+    out.push_back(static_cast<char32_t>(c < 0 ? 0xFFFD : c));
+  }
+  return out;
+}
+
+absl::StatusOr<uint32_t> ParseDf(absl::string_view value) {
+  const char* p = value.data();
+  uint32_t df = 0;
+  if (!index::GetVarint32(&p, value.data() + value.size(), &df)) {
+    return absl::DataLossError("document frequency does not parse");
+  }
+  return df;
+}
+
+struct TermDf {
+  std::string term;
+  uint32_t df = 0;
+};
+
+// Every stored term starting with `prefix`, up to `limit` scanned.
+absl::StatusOr<std::vector<TermDf>> ScanTerms(const storage::Store& store,
+                                              absl::string_view prefix,
+                                              size_t limit) {
+  std::vector<TermDf> out;
+  std::unique_ptr<storage::StoreIterator> it =
+      store.NewIterator(storage::Column::kTerms);
+  for (it->Seek(prefix);
+       it->Valid() && absl::StartsWith(it->key(), prefix) && out.size() < limit;
+       it->Next()) {
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ParseDf(it->value()));
+    if (df > 0) out.push_back({std::string(it->key()), df});
+  }
+  PAPERDB_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+QueryNode TermNode(std::string term, uint32_t position) {
+  QueryNode node;
+  node.kind = Kind::kTerm;
+  node.terms.push_back(std::move(term));
+  node.position = position;
+  return node;
+}
+
+QueryNode OrNode(std::vector<QueryNode> children, bool dismax,
+                 uint32_t position, bool excluded) {
+  QueryNode node;
+  node.kind = Kind::kOr;
+  node.dismax = dismax;
+  node.children = std::move(children);
+  node.position = position;
+  node.excluded = excluded;
+  return node;
+}
+
+class Expander {
+ public:
+  explicit Expander(const storage::Store& store) : store_(store) {}
+
+  absl::StatusOr<ExpandedQuery> Run(Query query) {
+    PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
+    PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
+    PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
+    return ExpandedQuery{std::move(query), std::move(rewrites_)};
+  }
+
+ private:
+  absl::StatusOr<uint32_t> Df(const std::string& term) {
+    return DocumentFrequency(store_, term);
+  }
+
+  absl::Status Expand(QueryNode* node) {
+    switch (node->kind) {
+      case Kind::kAnd:
+      case Kind::kOr:
+        for (QueryNode& child : node->children) {
+          PAPERDB_RETURN_IF_ERROR(Expand(&child));
+        }
+        return absl::OkStatus();
+      case Kind::kPhrase:
+        return absl::OkStatus();
+      case Kind::kField:
+        return ExpandField(node);
+      case Kind::kPrefix:
+        return ExpandPrefix(node);
+      case Kind::kTerm:
+        return ExpandTerm(node);
+    }
+    return absl::OkStatus();
+  }
+
+  // A kField's `terms` become the field terms it matches.
+  absl::Status ExpandField(QueryNode* node) {
+    std::vector<TermDf> found;
+    if (node->field == index::kYearField) {
+      PAPERDB_ASSIGN_OR_RETURN(
+          found, ScanTerms(store_, index::FieldPrefix(node->field), 10000));
+      std::erase_if(found, [&](const TermDf& t) {
+        index::FieldTermParts parts;
+        return !index::ParseFieldTerm(t.term, &parts) ||
+               parts.key < node->value || parts.key > node->value_end;
+      });
+    } else {
+      PAPERDB_ASSIGN_OR_RETURN(
+          found,
+          ScanTerms(store_, index::FieldTermPrefix(node->field, node->value),
+                    1000));
+    }
+    node->terms.clear();
+    for (TermDf& t : found) node->terms.push_back(std::move(t.term));
+    return absl::OkStatus();
+  }
+
+  absl::Status ExpandPrefix(QueryNode* node) {
+    std::vector<TermDf> found;
+    for (const std::string& prefix : node->terms) {
+      PAPERDB_ASSIGN_OR_RETURN(std::vector<TermDf> more,
+                               ScanTerms(store_, prefix, kMaxScannedTerms));
+      for (TermDf& t : more) {
+        if (std::none_of(found.begin(), found.end(),
+                         [&](const TermDf& f) { return f.term == t.term; })) {
+          found.push_back(std::move(t));
+        }
+      }
+    }
+    std::sort(found.begin(), found.end(), [](const TermDf& a, const TermDf& b) {
+      return a.df > b.df || (a.df == b.df && a.term < b.term);
+    });
+    if (found.size() > kMaxPrefixTerms) found.resize(kMaxPrefixTerms);
+    QueryRewrite rewrite{
+        QueryRewrite::Kind::kPrefix, node->terms[0] + "*", node->position, {}};
+    std::vector<QueryNode> children;
+    for (TermDf& t : found) {
+      rewrite.replacements.push_back(t.term);
+      children.push_back(TermNode(std::move(t.term), node->position));
+    }
+    rewrites_.push_back(std::move(rewrite));
+    *node = OrNode(std::move(children), true, node->position, node->excluded);
+    return absl::OkStatus();
+  }
+
+  absl::Status ExpandTerm(QueryNode* node) {
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node->terms[0]));
+    dfs_[node->terms[0]] = df;
+    if (node->word.empty()) return absl::OkStatus();
+    std::vector<QueryNode> alternatives;
+    if (df == 0 && !node->excluded) {
+      PAPERDB_ASSIGN_OR_RETURN(alternatives, Corrections(*node));
+    }
+    PAPERDB_RETURN_IF_ERROR(AcronymExpansions(*node, &alternatives));
+    if (alternatives.empty()) return absl::OkStatus();
+    const uint32_t position = node->position;
+    const bool excluded = node->excluded;
+    node->excluded = false;
+    if (df > 0) alternatives.insert(alternatives.begin(), std::move(*node));
+    *node = OrNode(std::move(alternatives), true, position, excluded);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<std::vector<QueryNode>> Corrections(const QueryNode& node) {
+    std::vector<QueryNode> out;
+    const std::u32string word = Decode(node.terms[0]);
+    if (word.size() < 5 || word.size() > kMaxCorrectedLength) return out;
+    // "resnet18", "gpt4": a name with a version, not a misspelling.
+    if (std::any_of(word.begin(), word.end(),
+                    [](char32_t c) { return c >= '0' && c <= '9'; })) {
+      return out;
+    }
+    const uint32_t max_distance = word.size() >= 9 ? 2 : 1;
+    const std::string first = node.terms[0].substr(
+        0, static_cast<size_t>(text::Utf8SequenceLength(
+               static_cast<unsigned char>(node.terms[0][0]))));
+    std::vector<std::pair<uint32_t, TermDf>> candidates;
+    std::unique_ptr<storage::StoreIterator> it =
+        store_.NewIterator(storage::Column::kTerms);
+    size_t scanned = 0;
+    for (it->Seek(first); it->Valid() && absl::StartsWith(it->key(), first) &&
+                          scanned < kMaxScannedTerms;
+         it->Next(), ++scanned) {
+      const absl::string_view key = it->key();
+      if (key.size() + 2 * max_distance < node.terms[0].size() ||
+          key.size() > node.terms[0].size() + 2 * 4 * max_distance) {
+        continue;
+      }
+      const uint32_t d = EditDistance(word, Decode(key), max_distance);
+      if (d == 0 || d > max_distance) continue;
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ParseDf(it->value()));
+      if (df == 0) continue;
+      candidates.push_back({d, {std::string(key), df}});
+    }
+    PAPERDB_RETURN_IF_ERROR(it->status());
+    if (candidates.empty()) return out;
+    std::sort(
+        candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
+          return a.first < b.first ||
+                 (a.first == b.first && (a.second.df > b.second.df ||
+                                         (a.second.df == b.second.df &&
+                                          a.second.term < b.second.term)));
+        });
+    const uint32_t best = candidates[0].first;
+    QueryRewrite rewrite{
+        QueryRewrite::Kind::kSpelling, node.word, node.position, {}};
+    for (auto& [d, t] : candidates) {
+      if (d != best || out.size() >= kMaxCorrections) break;
+      rewrite.replacements.push_back(t.term);
+      dfs_[t.term] = t.df;
+      out.push_back(TermNode(std::move(t.term), node.position));
+    }
+    rewrites_.push_back(std::move(rewrite));
+    return out;
+  }
+
+  // The phrase of the most frequent expansion of `node`'s word, if the
+  // corpus defines it as an acronym.
+  absl::Status AcronymExpansions(const QueryNode& node,
+                                 std::vector<QueryNode>* out) {
+    PAPERDB_ASSIGN_OR_RETURN(
+        std::vector<TermDf> found,
+        ScanTerms(store_,
+                  index::FieldTermPrefix(index::kAcronymField,
+                                         index::FieldKey(node.word)),
+                  100));
+    if (found.empty()) return absl::OkStatus();
+    std::stable_sort(
+        found.begin(), found.end(),
+        [](const TermDf& a, const TermDf& b) { return a.df > b.df; });
+    index::FieldTermParts parts;
+    if (!index::ParseFieldTerm(found[0].term, &parts)) return absl::OkStatus();
+    QueryNode phrase;
+    phrase.kind = Kind::kPhrase;
+    phrase.position = node.position;
+    uint32_t last = UINT32_MAX;
+    for (text::AnalyzedToken& token :
+         text::ThreadLocalAnalyzer().Analyze(parts.display)) {
+      if (token.position == last) continue;
+      last = token.position;
+      phrase.terms.push_back(std::move(token.term));
+    }
+    if (phrase.terms.empty() ||
+        (phrase.terms.size() == 1 && phrase.terms[0] == node.terms[0])) {
+      return absl::OkStatus();
+    }
+    if (phrase.terms.size() == 1) phrase.kind = Kind::kTerm;
+    rewrites_.push_back({QueryRewrite::Kind::kAcronym,
+                         node.word,
+                         node.position,
+                         {std::string(parts.display)}});
+    out->push_back(std::move(phrase));
+    return absl::OkStatus();
+  }
+
+  // Runs of 2 to 6 consecutive words in a conjunction, or a phrase, that
+  // spell a defined expansion also match its acronym.
+  absl::Status ExpandExpansions(QueryNode* node) {
+    if (node->kind == Kind::kOr) {
+      for (QueryNode& child : node->children) {
+        PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&child));
+      }
+      return absl::OkStatus();
+    }
+    if (node->kind == Kind::kPhrase && !node->excluded && node->slop == 0) {
+      PAPERDB_ASSIGN_OR_RETURN(std::optional<std::string> acronym,
+                               AcronymOf(node->terms));
+      if (acronym.has_value()) {
+        rewrites_.push_back({QueryRewrite::Kind::kAcronym,
+                             absl::StrJoin(node->terms, " "),
+                             node->position,
+                             {*acronym}});
+        const uint32_t position = node->position;
+        std::vector<QueryNode> alternatives;
+        alternatives.push_back(std::move(*node));
+        alternatives.push_back(TermNode(*std::move(acronym), position));
+        *node = OrNode(std::move(alternatives), true, position, false);
+      }
+      return absl::OkStatus();
+    }
+    if (node->kind != Kind::kAnd) return absl::OkStatus();
+    for (QueryNode& child : node->children) {
+      if (child.kind != Kind::kTerm) {
+        PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&child));
+      }
+    }
+    std::vector<QueryNode>& c = node->children;
+    for (size_t i = 0; i < c.size(); ++i) {
+      for (size_t n = std::min<size_t>(6, c.size() - i); n >= 2; --n) {
+        std::vector<std::string> words;
+        for (size_t k = i; k < i + n; ++k) {
+          if (c[k].kind != Kind::kTerm || c[k].excluded) break;
+          words.push_back(c[k].terms[0]);
+        }
+        if (words.size() != n) continue;
+        PAPERDB_ASSIGN_OR_RETURN(std::optional<std::string> acronym,
+                                 AcronymOf(words));
+        if (!acronym.has_value()) continue;
+        rewrites_.push_back({QueryRewrite::Kind::kAcronym,
+                             absl::StrJoin(words, " "),
+                             c[i].position,
+                             {*acronym}});
+        QueryNode all;
+        all.kind = Kind::kAnd;
+        all.position = c[i].position;
+        for (size_t k = i; k < i + n; ++k) {
+          all.children.push_back(std::move(c[k]));
+        }
+        std::vector<QueryNode> alternatives;
+        alternatives.push_back(std::move(all));
+        alternatives.push_back(TermNode(*std::move(acronym), c[i].position));
+        c[i] = OrNode(std::move(alternatives), true, c[i].position, false);
+        c.erase(c.begin() + static_cast<ptrdiff_t>(i) + 1,
+                c.begin() + static_cast<ptrdiff_t>(i + n));
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The analyzed acronym whose expansion's content terms are `terms`.
+  absl::StatusOr<std::optional<std::string>> AcronymOf(
+      const std::vector<std::string>& terms) {
+    PAPERDB_ASSIGN_OR_RETURN(
+        std::vector<TermDf> found,
+        ScanTerms(store_,
+                  index::FieldTermPrefix(index::kExpansionField,
+                                         absl::StrJoin(terms, " ")),
+                  100));
+    if (found.empty()) return std::nullopt;
+    std::stable_sort(
+        found.begin(), found.end(),
+        [](const TermDf& a, const TermDf& b) { return a.df > b.df; });
+    index::FieldTermParts parts;
+    if (!index::ParseFieldTerm(found[0].term, &parts)) return std::nullopt;
+    const std::string acronym = text::ThreadLocalAnalyzer().Term(parts.display);
+    if (acronym.empty()) return std::nullopt;
+    return acronym;
+  }
+
+  // A top-level conjunction of too many words keeps the rarest.
+  absl::Status KeepRarest(QueryNode* root) {
+    std::vector<size_t> words;
+    for (size_t i = 0; i < root->children.size(); ++i) {
+      const QueryNode& child = root->children[i];
+      if (child.kind == Kind::kTerm && !child.excluded) words.push_back(i);
+    }
+    if (words.size() <= kMaxConjunctionTerms) return absl::OkStatus();
+    for (size_t i : words) {
+      const std::string& term = root->children[i].terms[0];
+      if (!dfs_.contains(term)) {
+        PAPERDB_ASSIGN_OR_RETURN(dfs_[term], Df(term));
+      }
+    }
+    std::stable_sort(words.begin(), words.end(), [&](size_t a, size_t b) {
+      return dfs_[root->children[a].terms[0]] <
+             dfs_[root->children[b].terms[0]];
+    });
+    std::vector<bool> drop(root->children.size(), false);
+    QueryRewrite rewrite{QueryRewrite::Kind::kDropped, "", 0, {}};
+    for (size_t k = kMaxConjunctionTerms; k < words.size(); ++k) {
+      drop[words[k]] = true;
+    }
+    std::vector<QueryNode> kept;
+    for (size_t i = 0; i < root->children.size(); ++i) {
+      if (drop[i]) {
+        rewrite.replacements.push_back(root->children[i].terms[0]);
+      } else {
+        kept.push_back(std::move(root->children[i]));
+      }
+    }
+    root->children = std::move(kept);
+    rewrites_.push_back(std::move(rewrite));
+    return absl::OkStatus();
+  }
+
+  const storage::Store& store_;
+  std::vector<QueryRewrite> rewrites_;
+  absl::flat_hash_map<std::string, uint32_t> dfs_;
+};
+
+}  // namespace
+
+absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
+                                           const std::string& term) {
+  absl::StatusOr<std::string> value = store.Get(storage::Column::kTerms, term);
+  if (absl::IsNotFound(value.status())) return 0;
+  if (!value.ok()) return value.status();
+  return ParseDf(*value);
+}
+
+uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
+                      uint32_t max_distance) {
+  const size_t n = a.size(), m = b.size();
+  if ((n > m ? n - m : m - n) > max_distance) return max_distance + 1;
+  // Three rows of the optimal string alignment matrix.
+  std::vector<uint32_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<uint32_t>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = static_cast<uint32_t>(i);
+    uint32_t row_min = cur[0];
+    for (size_t j = 1; j <= m; ++j) {
+      const uint32_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      uint32_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d = std::min(d, prev2[j - 2] + 1);
+      }
+      cur[j] = d;
+      row_min = std::min(row_min, d);
+    }
+    if (row_min > max_distance) return max_distance + 1;
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  return std::min(prev[m], max_distance + 1);
+}
+
+absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,
+                                          Query query) {
+  return Expander(store).Run(std::move(query));
+}
+
+}  // namespace paperdb::search

@@ -1,0 +1,71 @@
+// QueryExpander: rewrites a parsed query against the store's term
+// dictionary before evaluation.
+//
+//  - Field filters become the field terms that match them (a year range:
+//    every stored year inside it).
+//  - `prefix*` becomes the (at most kMaxPrefixTerms) most frequent terms
+//    starting with the prefix or its stem.
+//  - Spelling: a word no paper contains, of at least 5 code points, is
+//    replaced by the stored terms within Damerau-Levenshtein distance 1
+//    (2 from 9 code points on) that start with the same character (the
+//    thresholds Meilisearch uses; the same-first-character rule is
+//    Lucene's FuzzyQuery prefix length of 1): the nearest ones, at most
+//    kMaxCorrections, most frequent first. A word of
+//    the form Ll+\d+ ("resnet18") that is not stored is not corrected.
+//  - Acronyms the corpus defines ("reinforcement learning (RL)") expand
+//    both ways: a word that is a defined acronym also matches its most
+//    frequent expansion as a phrase, and consecutive words (or a phrase)
+//    that spell an expansion also match the acronym.
+//  - A conjunction of more than kMaxConjunctionTerms words keeps the
+//    rarest ones (a pasted abstract), the others are dropped.
+//
+// Thread safety: a pure function of the store's state.
+
+#ifndef PAPERDB_SEARCH_QUERY_EXPANDER_H_
+#define PAPERDB_SEARCH_QUERY_EXPANDER_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "paperdb/search/query.h"
+#include "paperdb/storage/store.h"
+
+namespace paperdb::search {
+
+inline constexpr size_t kMaxPrefixTerms = 64;
+inline constexpr size_t kMaxCorrections = 3;
+inline constexpr size_t kMaxConjunctionTerms = 32;
+
+// What the expander changed, for the response.
+struct QueryRewrite {
+  enum class Kind { kSpelling, kAcronym, kPrefix, kDropped };
+  Kind kind = Kind::kSpelling;
+  std::string original;   // The word, phrase or prefix as typed/analyzed.
+  uint32_t position = 0;  // Code point offset in the query.
+  std::vector<std::string> replacements;  // Terms or phrases used instead.
+};
+
+struct ExpandedQuery {
+  Query query;
+  std::vector<QueryRewrite> rewrites;
+};
+
+// Document frequency of `term` (0 if absent). DATA_LOSS if the stored value
+// does not parse; store errors.
+absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
+                                           const std::string& term);
+
+// Expands `query` as described above. Store errors.
+absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,
+                                          Query query);
+
+// Damerau-Levenshtein distance (optimal string alignment) between `a` and
+// `b`, in code points, or max_distance + 1 if it exceeds `max_distance`.
+uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
+                      uint32_t max_distance);
+
+}  // namespace paperdb::search
+
+#endif  // PAPERDB_SEARCH_QUERY_EXPANDER_H_
