@@ -194,7 +194,12 @@ class Expander {
 
   absl::StatusOr<std::vector<QueryNode>> Corrections(const QueryNode& node) {
     std::vector<QueryNode> out;
-    const std::u32string word = Decode(node.terms[0]);
+    // Stored terms are stems, and a misspelt word often stems differently
+    // ("indicatros" stays whole, "indicators" -> "indic"), so a stem also
+    // matches the word when one of the inflections Snowball strips brings
+    // it within reach ("indic" + "ators").
+    const std::u32string word = Decode(text::Analyzer::Fold(node.word));
+    const std::u32string stem = Decode(node.terms[0]);
     if (word.size() < 5 || word.size() > kMaxCorrectedLength) return out;
     // "resnet18", "gpt4": a name with a version, not a misspelling.
     if (std::any_of(word.begin(), word.end(),
@@ -212,16 +217,14 @@ class Expander {
     for (it->Seek(first); it->Valid() && absl::StartsWith(it->key(), first) &&
                           scanned < kMaxScannedTerms;
          it->Next(), ++scanned) {
-      const absl::string_view key = it->key();
-      if (key.size() + 2 * max_distance < node.terms[0].size() ||
-          key.size() > node.terms[0].size() + 2 * 4 * max_distance) {
-        continue;
-      }
-      const uint32_t d = EditDistance(word, Decode(key), max_distance);
+      const std::u32string key = Decode(it->key());
+      if (key.size() > word.size() + max_distance) continue;
+      uint32_t d = EditDistance(stem, key, max_distance);
+      if (d > 0) d = std::min(d, InflectedDistance(word, key, max_distance));
       if (d == 0 || d > max_distance) continue;
       PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ParseDf(it->value()));
       if (df == 0) continue;
-      candidates.push_back({d, {std::string(key), df}});
+      candidates.push_back({d, {std::string(it->key()), df}});
     }
     PAPERDB_RETURN_IF_ERROR(it->status());
     if (candidates.empty()) return out;
@@ -243,6 +246,39 @@ class Expander {
     }
     rewrites_.push_back(std::move(rewrite));
     return out;
+  }
+
+  // The least distance between `word` and `stem` followed by an English
+  // inflection or derivation suffix (with a final 'e' of the stem dropped,
+  // or a final 'i' back to 'y', as Snowball's rules undo them).
+  static uint32_t InflectedDistance(const std::u32string& word,
+                                    const std::u32string& stem,
+                                    uint32_t max_distance) {
+    static const char32_t* const kSuffixes[] = {
+        U"",     U"s",     U"es",      U"ed",   U"ing",   U"ion",
+        U"ions", U"ation", U"ations",  U"ator", U"ators", U"er",
+        U"ers",  U"al",    U"ally",    U"e",    U"y",     U"ies",
+        U"ity",  U"ive",   U"ness",    U"ment", U"ments", U"ly",
+        U"ize",  U"ized",  U"ization", U"able", U"ance",  U"ence"};
+    uint32_t best = max_distance + 1;
+    std::u32string bases[3] = {stem, U"", U""};
+    if (!stem.empty() && stem.back() == U'e') {
+      bases[1] = stem.substr(0, stem.size() - 1);
+    }
+    if (!stem.empty() && stem.back() == U'i') {
+      bases[2] = stem.substr(0, stem.size() - 1) + U"y";
+    }
+    for (const std::u32string& base : bases) {
+      if (base.empty()) continue;
+      for (const char32_t* suffix : kSuffixes) {
+        const std::u32string candidate = base + suffix;
+        const size_t a = candidate.size(), b = word.size();
+        if ((a > b ? a - b : b - a) > max_distance) continue;
+        best = std::min(best, EditDistance(word, candidate, max_distance));
+        if (best == 0) return 0;
+      }
+    }
+    return best;
   }
 
   // The phrase of the most frequent expansion of `node`'s word, if the
