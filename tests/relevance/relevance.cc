@@ -14,6 +14,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
+#include "unicode/uchar.h"
+#include "unicode/utf8.h"
 
 namespace paperdb::relevance {
 namespace {
@@ -141,12 +143,18 @@ bool IsStopword(const std::string& lower) {
   return kStopwords->contains(lower);
 }
 
-// True if `text` holds a letter or digit (any non-ASCII byte counts), so
-// FTS5's unicode61 tokenizer finds a token in it.
+// True if `text` holds a letter or digit, so that FTS5's unicode61
+// tokenizer finds a token in it (an empty FTS5 string in an AND matches
+// nothing, where paperdb ignores a word of punctuation such as an em dash).
 bool HasTokenCharacter(absl::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) {
-    return absl::ascii_isalnum(c) || static_cast<unsigned char>(c) >= 0x80;
-  });
+  const auto* bytes = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  for (int32_t i = 0; i < length;) {
+    UChar32 c;
+    U8_NEXT(bytes, i, length, c);
+    if (c >= 0 && u_isalnum(c)) return true;
+  }
+  return false;
 }
 
 std::string Quote(absl::string_view text) {

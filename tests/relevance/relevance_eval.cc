@@ -22,14 +22,12 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -39,6 +37,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/storage/store.h"
@@ -53,6 +52,9 @@ ABSL_FLAG(std::string, queries,
 ABSL_FLAG(std::string, judgments,
           PAPERDB_SOURCE_DIR "/tests/relevance/judgments.tsv",
           "query_id TAB paper_id TAB grade [TAB note]");
+ABSL_FLAG(std::string, papers, PAPERDB_SOURCE_DIR "/tests/relevance/papers.tsv",
+          "paper_id TAB file TAB paragraph TAB note: names for --verbose "
+          "(optional)");
 ABSL_FLAG(std::string, markdown_out, "",
           "also write the per-tier and per-query tables to this file");
 ABSL_FLAG(bool, verbose, false,
@@ -242,6 +244,19 @@ class Fts5Index {
   sqlite3_stmt* search_ = nullptr;
 };
 
+// Adds the notes (paper names) of a papers.tsv file to `notes`, keeping
+// those already there; a missing file adds nothing.
+void AddPaperNotes(const std::string& path,
+                   std::map<std::string, std::string>* notes) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields = absl::StrSplit(line, '\t');
+    if (fields.size() >= 4 && !line.starts_with("#")) {
+      notes->emplace(fields[0], fields[3]);
+    }
+  }
+}
+
 struct QueryScores {
   double ndcg[2] = {0, 0};
   double mrr[2] = {0, 0};
@@ -349,6 +364,7 @@ int Run() {
       std::cerr << "relevance_eval: " << queries.status() << "\n";
       return 2;
     }
+    AddPaperNotes(absl::GetFlag(FLAGS_papers), &notes);
   }
   TempDir dir;
   if (dir.path().empty()) {
@@ -373,8 +389,10 @@ int Run() {
   }
   if (dump) {
     for (const v1::Paper& paper : *papers) {
-      std::cout << paper.id() << "\t" << paper.sources(0).file_name() << "\t"
-                << paper.sources(0).paragraph_ordinal() << "\t"
+      const v1::Source source =
+          paper.sources_size() > 0 ? paper.sources(0) : v1::Source();
+      std::cout << paper.id() << "\t" << source.file_name() << "\t"
+                << source.paragraph_ordinal() << "\t"
                 << paper.abstract().substr(0, 60) << "\n";
     }
     return 0;
@@ -411,6 +429,17 @@ int Run() {
           query.id, s.ndcg[kPaperdb], s.ndcg[kFts5], s.mrr[kPaperdb],
           s.mrr[kFts5], query.text, Describe(query, s.ranking[kPaperdb], notes),
           Describe(query, s.ranking[kFts5], notes));
+    }
+  }
+  for (int engine : {kPaperdb, kFts5}) {
+    int rejected = 0;
+    for (const QueryScores& s : scores)
+      rejected += !s.ranking[engine].error.empty();
+    if (rejected > 0) {
+      std::cerr << absl::StrFormat(
+          "relevance_eval: %s rejected %d queries (scored as empty results; "
+          "--verbose shows why)\n",
+          engine == kPaperdb ? "paperdb" : "FTS5", rejected);
     }
   }
   const std::vector<Summary> rows = Summarize(*queries, scores);

@@ -55,6 +55,9 @@ TEST(ToFts5QueryTest, WordsAreQuotedAndAndedWithoutStopwords) {
   EXPECT_EQ(ToFts5Query("the ResNet-18 of 5.4%", false),
             R"(("ResNet-18" AND "5.4%"))");
   EXPECT_EQ(ToFts5Query("light hgnn", true), R"(("light" OR "hgnn"))");
+  EXPECT_EQ(ToFts5Query("graph \xE2\x80\x94 ?! networks", false),
+            R"(("graph" AND "networks"))");  // Punctuation alone: no word.
+  EXPECT_EQ(ToFts5Query("the of", false), "");
 }
 
 TEST(ToFts5QueryTest, PhrasesKeepTheirStopwords) {
