@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -49,7 +48,8 @@ absl::Status LineError(const std::string& path, int line,
 
 absl::StatusOr<std::vector<JudgedQuery>> LoadJudgedQueries(
     const std::string& queries_path, const std::string& judgments_path,
-    std::map<std::string, std::string>* notes) {
+    std::map<std::string, std::string>* notes,
+    std::vector<std::string>* warnings) {
   auto query_rows = ReadTsv(queries_path);
   if (!query_rows.ok()) return query_rows.status();
   std::vector<JudgedQuery> queries;
@@ -77,23 +77,25 @@ absl::StatusOr<std::vector<JudgedQuery>> LoadJudgedQueries(
     if (it == index.end()) {
       return LineError(judgments_path, line, "unknown query " + fields[0]);
     }
-    JudgedQuery& query = queries[it->second];
-    if (query.tier == kNoRelevantTier) {
-      return LineError(judgments_path, line,
-                       "a query of tier 'none' has no relevant paper");
-    }
-    if (grade > 0) query.grades[fields[1]] = grade;
+    if (grade > 0) queries[it->second].grades[fields[1]] = grade;
     if (notes != nullptr && fields.size() > 3) (*notes)[fields[1]] = fields[3];
   }
+  if (warnings == nullptr) return queries;
   for (const JudgedQuery& query : queries) {
-    if (query.tier == kNoRelevantTier) continue;
+    const bool none_tier = query.tier == kNoRelevantTier;
+    if (none_tier != query.no_relevant()) {
+      warnings->push_back(absl::StrCat(
+          "query ", query.id, " of tier ", query.tier,
+          none_tier ? " has judged papers: scored by nDCG and MRR"
+                    : " has no judged paper: scored as no-relevant"));
+    }
     const bool has_hit =
         std::any_of(query.grades.begin(), query.grades.end(),
                     [](const auto& g) { return g.second >= kMrrMinGrade; });
-    if (!has_hit) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(judgments_path, ": query ", query.id,
-                       " has no paper graded ", kMrrMinGrade, " or more"));
+    if (!query.no_relevant() && !has_hit) {
+      warnings->push_back(absl::StrCat("query ", query.id,
+                                       " has no paper graded ", kMrrMinGrade,
+                                       " or more: its MRR is 0"));
     }
   }
   return queries;

@@ -14,8 +14,9 @@
 
 namespace paperdb::relevance {
 
-// The tier whose queries have no relevant abstract (scored by
-// NoRelevantScore(), not by nDCG and MRR).
+// The tier of queries that no abstract is about. What makes a query scored
+// by NoRelevantScore() is having no judged paper, whatever its tier; this
+// name only lets LoadJudgedQueries() warn about a mix-up.
 inline constexpr absl::string_view kNoRelevantTier = "none";
 
 // Results considered per query: nDCG@10 and MRR@10.
@@ -29,18 +30,25 @@ struct JudgedQuery {
   std::string tier;                   // e.g. "typo"
   std::string text;                   // The query as a user types it.
   std::map<std::string, int> grades;  // Paper id -> grade 1..3.
+
+  // No paper is relevant: scored by NoRelevantScore().
+  bool no_relevant() const { return grades.empty(); }
 };
 
 // Reads queries.tsv (query_id TAB tier TAB query) and judgments.tsv
 // (query_id TAB paper_id TAB grade [TAB note]); lines starting with '#' and
 // the header lines (first field "query_id") are skipped. INVALID_ARGUMENT
 // naming file and line for a malformed line, a duplicate query id, a grade
-// outside 0..3, a judgment for an unknown query or for a query of the
-// kNoRelevantTier, or a query of another tier without a judgment of at
-// least kMrrMinGrade. `notes` (if set) receives paper id -> note.
+// outside 0..3 or a judgment for an unknown query. `notes` (if set)
+// receives paper id -> note; `warnings` (if set) a line for each query of
+// the kNoRelevantTier with a judged paper (it is then scored by nDCG and
+// MRR), each query of another tier with none (scored as no-relevant), and
+// each judged query without a paper graded kMrrMinGrade or more (its MRR is
+// always 0).
 absl::StatusOr<std::vector<JudgedQuery>> LoadJudgedQueries(
     const std::string& queries_path, const std::string& judgments_path,
-    std::map<std::string, std::string>* notes = nullptr);
+    std::map<std::string, std::string>* notes = nullptr,
+    std::vector<std::string>* warnings = nullptr);
 
 // What an engine returned for one query.
 struct Ranking {
@@ -57,7 +65,8 @@ double Ndcg(const JudgedQuery& query, const Ranking& ranking);
 // kCutoff, else 0.
 double ReciprocalRank(const JudgedQuery& query, const Ranking& ranking);
 
-// For the kNoRelevantTier: 1 if the engine returned nothing or said that it
+// For a query without relevant paper (JudgedQuery::no_relevant(), the
+// kNoRelevantTier): 1 if the engine returned nothing or said that it
 // fell back to any-term matching (nothing matched every term), else 0.
 double NoRelevantScore(const Ranking& ranking);
 

@@ -269,7 +269,7 @@ QueryScores Score(const JudgedQuery& query, Ranking paperdb, Ranking fts5) {
   scores.ranking[kFts5] = std::move(fts5);
   for (int engine : {kPaperdb, kFts5}) {
     const Ranking& ranking = scores.ranking[engine];
-    if (query.tier == kNoRelevantTier) {
+    if (query.no_relevant()) {
       scores.ndcg[engine] = scores.mrr[engine] = NoRelevantScore(ranking);
     } else {
       scores.ndcg[engine] = Ndcg(query, ranking);
@@ -358,11 +358,16 @@ int Run() {
   std::map<std::string, std::string> notes;
   absl::StatusOr<std::vector<JudgedQuery>> queries;
   if (!dump) {
-    queries = LoadJudgedQueries(absl::GetFlag(FLAGS_queries),
-                                absl::GetFlag(FLAGS_judgments), &notes);
+    std::vector<std::string> warnings;
+    queries =
+        LoadJudgedQueries(absl::GetFlag(FLAGS_queries),
+                          absl::GetFlag(FLAGS_judgments), &notes, &warnings);
     if (!queries.ok()) {
       std::cerr << "relevance_eval: " << queries.status() << "\n";
       return 2;
+    }
+    for (const std::string& warning : warnings) {
+      std::cerr << "relevance_eval: warning: " << warning << "\n";
     }
     AddPaperNotes(absl::GetFlag(FLAGS_papers), &notes);
   }

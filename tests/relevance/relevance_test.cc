@@ -106,10 +106,31 @@ TEST(LoadJudgedQueriesTest, ReadsQueriesAndGrades) {
               ::testing::ElementsAre(::testing::Pair("p1", 3)));
   EXPECT_EQ(notes["p1"], "DREAM");
 
-  std::ofstream(judgments) << "n-1\tp1\t2\n";
-  EXPECT_FALSE(LoadJudgedQueries(queries, judgments).ok());  // Tier none.
-  std::ofstream(judgments) << "t-1\tp1\t1\n";
-  EXPECT_FALSE(LoadJudgedQueries(queries, judgments).ok());  // No grade 2+.
+  EXPECT_FALSE((*loaded)[0].no_relevant());
+  EXPECT_TRUE((*loaded)[1].no_relevant());
+
+  std::ofstream(judgments) << "x-9\tp1\t2\n";
+  EXPECT_FALSE(LoadJudgedQueries(queries, judgments).ok());  // Unknown query.
+  std::ofstream(judgments) << "t-1\tp1\t4\n";
+  EXPECT_FALSE(LoadJudgedQueries(queries, judgments).ok());  // Bad grade.
+}
+
+TEST(LoadJudgedQueriesTest, WarnsAboutQueriesScoredOtherwiseThanTheirTier) {
+  const auto dir = std::filesystem::path(::testing::TempDir());
+  const std::string queries = (dir / "relevance_queries2.tsv").string();
+  const std::string judgments = (dir / "relevance_judgments2.tsv").string();
+  std::ofstream(queries) << "t-1\ttopic\tgraph\nt-2\ttopic\tgrap\n"
+                            "n-1\tnone\tprotein\n";
+  std::ofstream(judgments) << "t-1\tp1\t1\nn-1\tp1\t2\n";
+  std::vector<std::string> warnings;
+  auto loaded = LoadJudgedQueries(queries, judgments, nullptr, &warnings);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_THAT(warnings,
+              ::testing::UnorderedElementsAre(::testing::HasSubstr("t-1"),
+                                              ::testing::HasSubstr("t-2"),
+                                              ::testing::HasSubstr("n-1")));
+  EXPECT_TRUE((*loaded)[1].no_relevant());
+  EXPECT_FALSE((*loaded)[2].no_relevant());
 }
 
 }  // namespace
