@@ -60,11 +60,12 @@ class TermIterator final : public DocIterator {
 
 class PhraseIterator final : public DocIterator {
  public:
+
   PhraseIterator(const storage::Store& store,
                  const std::vector<std::string>& terms,
                  const std::vector<uint32_t>& dfs, uint32_t slop,
                  const index::Bm25Scorer& scorer)
-      : slop_(slop) {
+      : slop_(slop), scorer_(scorer) {
     absl::flat_hash_map<std::string, size_t> slot_of;
     for (size_t i = 0; i < terms.size(); ++i) {
       auto [it, inserted] = slot_of.emplace(terms[i], terms_.size());
@@ -79,6 +80,7 @@ class PhraseIterator final : public DocIterator {
     std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
       return terms_[a]->Cost() < terms_[b]->Cost();
     });
+    for (size_t slot : slots_) idf_ += scorer.Idf(terms_[slot]->Cost());
     doc_ = 0;
     Find(0);
   }
@@ -87,13 +89,21 @@ class PhraseIterator final : public DocIterator {
     if (doc_ >= target) return;
     Find(target);
   }
+  // BM25 of the phrase as one term, as Lucene's PhraseQuery scores it: tf
+  // is the number of phrase occurrences, idf the sum of the terms' idfs.
   double Score() override {
-    double score = 0.0;
-    for (auto& term : terms_) score += term->Score();
-    return score;
+    return scorer_.Score(idf_, frequency_, terms_[0]->postings().doc_length());
   }
   void Explain(std::vector<TermContribution>* out) override {
-    for (auto& term : terms_) term->Explain(out);
+    std::string phrase = "\"";
+    for (size_t k = 0; k < slots_.size(); ++k) {
+      if (k > 0) phrase += ' ';
+      phrase += terms_[slots_[k]]->postings().term();
+    }
+    phrase += '"';
+    if (slop_ > 0) phrase += "~" + std::to_string(slop_);
+    out->push_back({phrase, frequency_, static_cast<uint32_t>(Cost()), idf_,
+                    terms_[0]->postings().doc_length(), Score()});
   }
   uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
   absl::Status status() const override {
@@ -144,6 +154,7 @@ class PhraseIterator final : public DocIterator {
       }
       decoded[i] = *std::move(positions);
     }
+    frequency_ = 0;
     if (slop_ == 0) {
       for (const uint32_t start : decoded[slots_[0]]) {
         bool all = true;
@@ -152,19 +163,19 @@ class PhraseIterator final : public DocIterator {
           all = std::binary_search(p.begin(), p.end(),
                                    start + static_cast<uint32_t>(k));
         }
-        if (all) return true;
+        frequency_ += all;
       }
-      return false;
+      return frequency_ > 0;
     }
-    // Sloppy: the smallest window holding one position of every distinct
-    // term (a k-way merge) must span at most n - 1 + slop positions.
+    // Sloppy: windows holding one position of every distinct term (a k-way
+    // merge) that span at most n - 1 + slop positions; each counts once.
     const uint32_t limit = static_cast<uint32_t>(slots_.size()) - 1 + slop_;
     std::vector<size_t> at(decoded.size(), 0);
     while (true) {
       uint32_t lo = UINT32_MAX, hi = 0;
       size_t lo_list = 0;
       for (size_t i = 0; i < decoded.size(); ++i) {
-        if (at[i] >= decoded[i].size()) return false;
+        if (at[i] >= decoded[i].size()) return frequency_ > 0;
         const uint32_t p = decoded[i][at[i]];
         if (p < lo) {
           lo = p;
@@ -172,12 +183,15 @@ class PhraseIterator final : public DocIterator {
         }
         hi = std::max(hi, p);
       }
-      if (hi - lo <= limit) return true;
+      frequency_ += hi - lo <= limit;
       ++at[lo_list];
     }
   }
 
   uint32_t slop_;
+  const index::Bm25Scorer& scorer_;
+  double idf_ = 0.0;        // Sum over the phrase's words.
+  uint32_t frequency_ = 0;  // Occurrences in the current doc.
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<size_t> slots_;  // Phrase position -> index in terms_.
   std::vector<size_t> order_;  // terms_ by ascending df.

@@ -76,7 +76,8 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
 
 // Papers holding `terms` at consecutive positions (slop 0), or all within a
 // window of terms.size() - 1 + slop positions in any order (slop > 0).
-// Scores sum the BM25 of the distinct terms. `dfs` parallels `terms`.
+// Scored as one term, as Lucene scores phrases: BM25 with tf = occurrences
+// of the phrase, idf = the sum of its words' idfs. `dfs` parallels `terms`.
 std::unique_ptr<DocIterator> NewPhraseIterator(
     const storage::Store& store, const std::vector<std::string>& terms,
     const std::vector<uint32_t>& dfs, uint32_t slop,
