@@ -1,0 +1,294 @@
+// The query language, facets, sort, explain and SimilarPapers over real gRPC
+// on loopback, against the bundled ICLR 2024 lists in a real RocksDB store.
+
+#include <set>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+class SearchLanguageE2eTest : public ServiceFixture {
+ protected:
+  v1::SearchPapersResponse Search(v1::SearchPapersRequest request,
+                                  grpc::Status* status = nullptr) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersResponse response;
+    grpc::Status s = query_->SearchPapers(&context, request, &response);
+    if (status != nullptr) {
+      *status = s;
+    } else {
+      EXPECT_TRUE(s.ok()) << request.query() << ": " << s.error_message();
+    }
+    return response;
+  }
+  v1::SearchPapersResponse Search(const std::string& query) {
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    return Search(request);
+  }
+  static bool AnyHas(const v1::SearchPapersResponse& response,
+                     absl::string_view text) {
+    for (const v1::SearchResult& r : response.results()) {
+      if (absl::StrContains(r.paper().abstract(), text)) return true;
+    }
+    return false;
+  }
+};
+
+TEST_F(SearchLanguageE2eTest, OrMatchesEitherSide) {
+  const v1::SearchPapersResponse a = Search("iTransformer");
+  const v1::SearchPapersResponse b = Search("Pathformer");
+  const v1::SearchPapersResponse either = Search("iTransformer OR Pathformer");
+
+  ASSERT_EQ(a.total_size(), 1);
+  ASSERT_EQ(b.total_size(), 1);
+  EXPECT_EQ(either.total_size(), 2);
+  EXPECT_TRUE(AnyHas(either, "iTransformer"));
+  EXPECT_TRUE(AnyHas(either, "Pathformer"));
+  EXPECT_EQ(either.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+}
+
+TEST_F(SearchLanguageE2eTest, ParenthesesAndExclusionsCombine) {
+  const v1::SearchPapersResponse both =
+      Search("(iTransformer OR Pathformer) forecasting");
+  const v1::SearchPapersResponse minus =
+      Search("(iTransformer OR Pathformer) -Pathformer");
+
+  EXPECT_GE(both.total_size(), 1);
+  ASSERT_EQ(minus.total_size(), 1);
+  EXPECT_THAT(minus.results(0).paper().abstract(), HasSubstr("iTransformer"));
+}
+
+TEST_F(SearchLanguageE2eTest, PrefixExpandsAndSaysSo) {
+  const v1::SearchPapersResponse response = Search("watermark*");
+
+  EXPECT_GE(response.total_size(), 1);
+  EXPECT_TRUE(AnyHas(response, "watermark"));
+  ASSERT_GE(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_PREFIX_EXPANSION);
+  EXPECT_EQ(response.rewrites(0).original(), "watermark*");
+  EXPECT_THAT(response.rewrites(0).replacements(), Contains("watermark"));
+}
+
+TEST_F(SearchLanguageE2eTest, MisspeltWordIsCorrectedAndReported) {
+  const v1::SearchPapersResponse right = Search("leading indicators");
+  const v1::SearchPapersResponse typo = Search("leading indicatros");
+
+  ASSERT_EQ(right.total_size(), 1);
+  ASSERT_GE(typo.total_size(), 1);
+  EXPECT_EQ(typo.results(0).paper().id(), right.results(0).paper().id());
+  ASSERT_EQ(typo.rewrites_size(), 1);
+  EXPECT_EQ(typo.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_SPELLING_CORRECTION);
+  EXPECT_EQ(typo.rewrites(0).original(), "indicatros");
+  EXPECT_EQ(typo.rewrites(0).position(), 8);
+  EXPECT_THAT(typo.rewrites(0).replacements(), Contains("indic"));
+}
+
+TEST_F(SearchLanguageE2eTest, ProximityPhraseAllowsWordsBetween) {
+  // "leading indicators" occurs exactly; "indicators ... LIFT" only apart.
+  EXPECT_EQ(Search("\"leading indicators\"").total_size(), 1);
+  EXPECT_EQ(Search("\"indicators leading\"").total_size(), 0);
+  EXPECT_EQ(Search("\"indicators leading\"~1").total_size(), 1);
+}
+
+TEST_F(SearchLanguageE2eTest, FieldFiltersRestrict) {
+  const int64_t all = Search("neural").total_size();
+  ASSERT_GT(all, 1);
+
+  EXPECT_EQ(Search("neural venue:ICLR").total_size(), all);
+  EXPECT_EQ(Search("neural venue:iclr year:2024").total_size(), all);
+  EXPECT_EQ(Search("neural year:2020..2023").total_size(), 0);
+  EXPECT_EQ(Search("neural venue:NeurIPS").total_size(), 0);
+  const v1::SearchPapersResponse code = Search("neural has:code");
+  EXPECT_GT(code.total_size(), 0);
+  EXPECT_LT(code.total_size(), all);
+  for (const v1::SearchResult& r : code.results()) {
+    EXPECT_GT(r.paper().code_urls_size(), 0) << r.paper().id();
+  }
+  const v1::SearchPapersResponse lift = Search("host:github.com forecasting");
+  EXPECT_TRUE(AnyHas(lift, "LIFT"));
+}
+
+TEST_F(SearchLanguageE2eTest, FacetCountsEqualPagedTotals) {
+  v1::SearchPapersRequest request;
+  request.set_query("neural OR learning");
+  request.add_facet_fields("venue");
+  request.add_facet_fields("year");
+  request.add_facet_fields("has_code");
+  request.add_facet_fields("host");
+  request.set_page_size(7);
+  const v1::SearchPapersResponse first = Search(request);
+  ASSERT_EQ(first.facets_size(), 4);
+
+  // Walk every page: the ids are distinct and their number is total_size.
+  std::set<std::string> ids;
+  int with_code = 0;
+  int github = 0;
+  v1::SearchPapersResponse page = first;
+  for (int guard = 0; guard < 100; ++guard) {
+    for (const v1::SearchResult& r : page.results()) {
+      EXPECT_TRUE(ids.insert(r.paper().id()).second) << r.paper().id();
+      with_code += r.paper().code_urls_size() > 0;
+      bool on_github = false;
+      for (const v1::CodeUrl& u : r.paper().code_urls()) {
+        on_github |= u.host() == "github.com";
+      }
+      github += on_github;
+    }
+    if (page.next_page_token().empty()) break;
+    request.set_page_token(page.next_page_token());
+    page = Search(request);
+  }
+  EXPECT_EQ(static_cast<int64_t>(ids.size()), first.total_size());
+
+  const v1::Facet& venue = first.facets(0);
+  EXPECT_EQ(venue.field(), "venue");
+  ASSERT_EQ(venue.values_size(), 1);
+  EXPECT_EQ(venue.values(0).value(), "ICLR");
+  EXPECT_EQ(venue.values(0).count(), first.total_size());
+  EXPECT_EQ(first.facets(1).values(0).value(), "2024");
+  EXPECT_EQ(first.facets(1).values(0).count(), first.total_size());
+  const v1::Facet& code = first.facets(2);
+  int64_t true_count = 0, false_count = 0;
+  for (const v1::FacetValue& v : code.values()) {
+    (v.value() == "true" ? true_count : false_count) = v.count();
+  }
+  EXPECT_EQ(true_count, with_code);
+  EXPECT_EQ(true_count + false_count, first.total_size());
+  const v1::Facet& host = first.facets(3);
+  ASSERT_GE(host.values_size(), 1);
+  EXPECT_EQ(host.values(0).value(), "github.com");
+  EXPECT_EQ(host.values(0).count(), github);
+}
+
+TEST_F(SearchLanguageE2eTest, UnknownFacetFieldIsInvalidArgument) {
+  v1::SearchPapersRequest request;
+  request.set_query("neural");
+  request.add_facet_fields("author");
+  grpc::Status status;
+  Search(request, &status);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("unknown field 'author'"));
+}
+
+TEST_F(SearchLanguageE2eTest, OrderByIngestTimePagesInDocOrder) {
+  v1::SearchPapersRequest request;
+  request.set_query("neural");
+  request.set_order_by("ingest_time");
+  request.set_page_size(3);
+  const v1::SearchPapersResponse first = Search(request);
+  request.set_order_by("ingest_time desc");
+  const v1::SearchPapersResponse last = Search(request);
+  request.set_order_by("year desc");
+  const v1::SearchPapersResponse by_year = Search(request);
+
+  ASSERT_EQ(first.results_size(), 3);
+  ASSERT_EQ(last.results_size(), 3);
+  EXPECT_NE(first.results(0).paper().id(), last.results(0).paper().id());
+  // One year in the corpus: year order falls back to ingest order.
+  EXPECT_EQ(by_year.results(0).paper().id(), first.results(0).paper().id());
+  // A page token is bound to its order.
+  request.set_order_by("ingest_time");
+  request.set_page_token(last.next_page_token());
+  grpc::Status status;
+  Search(request, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  request.set_page_token("");
+  request.set_order_by("citations desc");
+  Search(request, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("order_by"));
+}
+
+TEST_F(SearchLanguageE2eTest, ExplainSumsToTheScore) {
+  v1::SearchPapersRequest request;
+  request.set_query("spiking neural delays");
+  request.set_explain(true);
+  const v1::SearchPapersResponse response = Search(request);
+
+  ASSERT_GE(response.results_size(), 1);
+  const v1::SearchResult& top = response.results(0);
+  ASSERT_EQ(top.explanation_size(), 3);
+  double sum = 0;
+  std::set<std::string> terms;
+  for (const v1::TermScore& t : top.explanation()) {
+    sum += t.score();
+    terms.insert(t.term());
+    EXPECT_GT(t.term_frequency(), 0u);
+    EXPECT_GT(t.document_frequency(), 0u);
+  }
+  EXPECT_EQ(terms, (std::set<std::string>{"spike", "neural", "delay"}));
+  EXPECT_NEAR(sum, top.score(), 1e-9);
+}
+
+TEST_F(SearchLanguageE2eTest, MalformedQueryGivesThePosition) {
+  v1::SearchPapersRequest request;
+  request.set_query("graph (neural OR");
+  grpc::Status status;
+  Search(request, &status);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("character 14: dangling OR"));
+}
+
+TEST_F(SearchLanguageE2eTest, SimilarPapersByIdAndByText) {
+  const v1::SearchPapersResponse lift = Search("\"leading indicators\"");
+  ASSERT_EQ(lift.total_size(), 1);
+  const std::string id = lift.results(0).paper().id();
+
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SimilarPapersRequest request;
+  request.set_name("papers/" + id);
+  request.set_page_size(5);
+  v1::SimilarPapersResponse response;
+  ASSERT_TRUE(query_->SimilarPapers(&context, request, &response).ok());
+
+  ASSERT_EQ(response.results_size(), 5);
+  EXPECT_GT(response.query_terms_size(), 5);
+  for (const v1::SimilarPaper& similar : response.results()) {
+    EXPECT_NE(similar.paper().id(), id);
+    EXPECT_GT(similar.shared_terms_size(), 0);
+  }
+  // The most similar to LIFT is another time-series forecasting paper.
+  EXPECT_THAT(response.results(0).paper().abstract(), HasSubstr("forecast"));
+
+  grpc::ClientContext text_context;
+  SetDeadline(&text_context);
+  v1::SimilarPapersRequest by_text;
+  by_text.set_text(lift.results(0).paper().abstract());
+  v1::SimilarPapersResponse text_response;
+  ASSERT_TRUE(
+      query_->SimilarPapers(&text_context, by_text, &text_response).ok());
+  ASSERT_GE(text_response.results_size(), 1);
+  // Free text is not a stored paper: LIFT itself ranks first.
+  EXPECT_EQ(text_response.results(0).paper().id(), id);
+
+  grpc::ClientContext bad_context;
+  SetDeadline(&bad_context);
+  v1::SimilarPapersRequest empty;
+  v1::SimilarPapersResponse bad;
+  EXPECT_EQ(query_->SimilarPapers(&bad_context, empty, &bad).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  grpc::ClientContext missing_context;
+  SetDeadline(&missing_context);
+  v1::SimilarPapersRequest missing;
+  missing.set_name("papers/iclr2024-0000000000000000");
+  EXPECT_EQ(query_->SimilarPapers(&missing_context, missing, &bad).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+}
+
+}  // namespace
+}  // namespace paperdb::testing
