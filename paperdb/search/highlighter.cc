@@ -34,9 +34,26 @@ bool IsSpaceByte(char c) {
 }  // namespace
 
 std::vector<ByteSpan> Highlight(absl::string_view text, const Query& query) {
-  const std::vector<text::AnalyzedToken> tokens =
+  std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(text);
+  // A joined compound ("skillmix" over "SKILL-MIX") matches a one-term
+  // clause only; phrases match runs of words, which compounds are not.
+  std::vector<text::AnalyzedToken> compounds;
+  for (text::AnalyzedToken& token : tokens) {
+    if (token.compound) compounds.push_back(std::move(token));
+  }
+  std::erase_if(
+      tokens, [](const text::AnalyzedToken& token) { return token.compound; });
   std::vector<ByteSpan> spans;
+  for (const text::AnalyzedToken& compound : compounds) {
+    for (uint32_t c = 0; c < query.clauses.size(); ++c) {
+      const QueryClause& clause = query.clauses[c];
+      if (!clause.excluded && clause.terms.size() == 1 &&
+          clause.terms[0] == compound.term) {
+        spans.push_back({compound.start_byte, compound.end_byte, c, 1});
+      }
+    }
+  }
   for (size_t i = 0; i < tokens.size(); ++i) {
     for (uint32_t c = 0; c < query.clauses.size(); ++c) {
       const QueryClause& clause = query.clauses[c];

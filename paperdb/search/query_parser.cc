@@ -1,6 +1,7 @@
 #include "paperdb/search/query_parser.h"
 
 #include <optional>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -120,7 +121,8 @@ class Parser {
     clause->kind = QueryClause::Kind::kPhrase;
     for (text::AnalyzedToken& token :
          text::ThreadLocalAnalyzer().Analyze(phrase)) {
-      clause->terms.push_back(std::move(token.term));
+      // Joined compounds share a position with their first part.
+      if (!token.compound) clause->terms.push_back(std::move(token.term));
     }
     if (clause->terms.size() == 1) clause->kind = QueryClause::Kind::kTerm;
     return absl::OkStatus();
@@ -134,6 +136,11 @@ class Parser {
     }
     std::vector<text::AnalyzedToken> tokens =
         text::ThreadLocalAnalyzer().Analyze(text_.substr(start, at_ - start));
+    // A hyphenated word stays the phrase of its parts ("skill-mix"); its
+    // joined token ("skillmix") shares the first part's position.
+    std::erase_if(tokens, [](const text::AnalyzedToken& token) {
+      return token.compound;
+    });
     if (tokens.size() == 1 && tokens[0].stopword) return absl::OkStatus();
     clause->kind = tokens.size() > 1 ? QueryClause::Kind::kPhrase
                                      : QueryClause::Kind::kTerm;
