@@ -164,8 +164,19 @@ std::string Analyzer::Stem(const std::string& folded) {
   return stem;
 }
 
+std::string Analyzer::CachedFoldForMatching(absl::string_view word) {
+  if (IsAscii(word)) return AsciiLower(word);
+  if (auto cached = fold_cache_.find(word); cached != fold_cache_.end()) {
+    return cached->second;
+  }
+  std::string folded = FoldForMatching(word);
+  if (fold_cache_.size() >= kFoldCacheEntries) fold_cache_.clear();
+  fold_cache_.emplace(word, folded);
+  return folded;
+}
+
 std::string Analyzer::Term(absl::string_view word) {
-  return Stem(FoldForMatching(word));
+  return Stem(CachedFoldForMatching(word));
 }
 
 std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
@@ -200,32 +211,35 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     chain_parts = 0;
     chain_joined.clear();
   };
-  for (const TokenSpan& span : spans) {
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const TokenSpan& span = spans[i];
     absl::string_view word =
         text.substr(span.start_byte, span.end_byte - span.start_byte);
     if (span.start_byte > 0 && text[span.start_byte - 1] == '\\' &&
         !IsGreekLetterName(word)) {
-      end_chain();
+      if (chain_parts > 0) end_chain();
       continue;  // A LaTeX command such as \times or \textbf: markup.
     }
     if (IsAcronymPlural(word)) word.remove_suffix(1);  // "SNNs" -> "SNN".
     if (word.size() > kMaxTermBytes) {
-      end_chain();
+      if (chain_parts > 0) end_chain();
       ++position;  // Not a word (a pasted blob): keep phrases from spanning it.
       continue;
     }
-    std::string folded = FoldForMatching(word);
+    const std::string folded = CachedFoldForMatching(word);
     if (folded.empty()) {
-      end_chain();
+      if (chain_parts > 0) end_chain();
       continue;
     }
-    if (!span.after_hyphen || chain_parts == 0) {
-      end_chain();
-      chain_first = tokens.size();
+    // Chains are rare: only their tokens pay for them.
+    if (chain_parts > 0 && !span.after_hyphen) end_chain();
+    if (chain_parts > 0 ||
+        (i + 1 < spans.size() && spans[i + 1].after_hyphen)) {
+      if (chain_parts == 0) chain_first = tokens.size();
+      ++chain_parts;
+      chain_end = span.end_byte;
+      if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
     }
-    ++chain_parts;
-    chain_end = span.end_byte;
-    if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
     AnalyzedToken& token = tokens.emplace_back();
     token.stopword = IsStopword(folded);
     token.term = Stem(folded);
@@ -233,7 +247,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     token.end_byte = span.end_byte;
     token.position = position++;
   }
-  end_chain();
+  if (chain_parts > 0) end_chain();
   return tokens;
 }
 

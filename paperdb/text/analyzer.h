@@ -99,12 +99,18 @@ class Analyzer {
  private:
   explicit Analyzer(sb_stemmer* stemmer) : stemmer_(stemmer) {}
   std::string Stem(const std::string& folded);
+  // FoldForMatching(), with non-ASCII words cached.
+  std::string CachedFoldForMatching(absl::string_view word);
 
   sb_stemmer* stemmer_;  // Owned.
   // Folded word -> stem. Word frequencies are Zipfian, so a small cache
   // answers most lookups; Snowball was a fifth of ingest time without it.
   static constexpr size_t kStemCacheEntries = 1 << 17;
   absl::flat_hash_map<std::string, std::string> stem_cache_;
+  // Non-ASCII word -> FoldForMatching(word): three ICU normalizations that
+  // would otherwise make such a word cost several times an ASCII one.
+  static constexpr size_t kFoldCacheEntries = 1 << 14;
+  absl::flat_hash_map<std::string, std::string> fold_cache_;
 };
 
 // Returns the calling thread's Analyzer, creating it on first use.
