@@ -206,6 +206,8 @@ TEST_F(AnalyzerMatchingTest, PhrasesAfterACompoundStillMatch) {
   EXPECT_THAT(Find("\"GPT-4 trained on Proof-Pile-2 and\""),
               ::testing::ElementsAre(1u));
   EXPECT_THAT(Find("\"art models\""), ::testing::ElementsAre(0u));
+  // The joined term holds its first part's position (analyzer.h, step 7).
+  EXPECT_THAT(Find("\"skills of stateoftheart\""), ::testing::ElementsAre(0u));
 }
 
 TEST_F(AnalyzerMatchingTest, ModelAndDatasetNamesAreFindableAsWritten) {

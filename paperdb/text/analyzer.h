@@ -25,9 +25,13 @@
 //     position of the first part, a byte range over the whole compound and
 //     `compound` set. It comes right after the first part in the result
 //     and does not shift later positions, so "SKILLMIX" and the phrase
-//     "skill mix" both find "SKILL-MIX". A token skipped in step 1 or 3
-//     ends a chain ("x-\\foo-y" joins nothing), and no joined token is
-//     emitted whose term is the first part's ("model-s": "model" twice).
+//     "skill mix" both find "SKILL-MIX". Its `stopword` is that of the
+//     joined word ("in-to": "into"). A token skipped in step 1 or 3 ends a
+//     chain ("x-\foo-y" joins nothing), and no joined token is emitted
+//     whose term is the first part's ("model-s": "model" twice). The joined
+//     term holds one position, so in a phrase it matches only as the last
+//     word ("using SKILLMIX" finds "using SKILL-MIX"; "SKILLMIX is" does
+//     not find "SKILL-MIX is").
 
 #ifndef PAPERDB_TEXT_ANALYZER_H_
 #define PAPERDB_TEXT_ANALYZER_H_
@@ -52,9 +56,10 @@ struct AnalyzedToken {
   uint32_t end_byte = 0;
   uint32_t position = 0;  // Ordinal among the input's words, from 0.
   bool stopword = false;  // The folded, unstemmed word is a stopword.
-  // The joined form of a hyphenated compound: it shares its position with
-  // the compound's first part and spans all parts. Phrase matching and
-  // word counts must skip these tokens.
+  // The joined form of a hyphenated compound (step 7 above): it shares its
+  // position with the compound's first part and spans all parts. Phrases
+  // and word counts must skip these tokens; a query parser can match a
+  // hyphenated query word as (phrase of its parts OR the joined term).
   bool compound = false;
 };
 
