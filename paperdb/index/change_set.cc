@@ -23,9 +23,11 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   AnalyzedPaper analyzed;
   const std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(paper.abstract());
-  analyzed.doc_length = static_cast<uint32_t>(tokens.size());
   absl::flat_hash_map<absl::string_view, size_t> slot;
   for (const text::AnalyzedToken& token : tokens) {
+    // A joined compound adds a term, not a word, at its first part's
+    // position: the BM25 length counts words.
+    if (!token.compound) ++analyzed.doc_length;
     auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);

@@ -60,7 +60,6 @@ class TermIterator final : public DocIterator {
 
 class PhraseIterator final : public DocIterator {
  public:
-
   PhraseIterator(const storage::Store& store,
                  const std::vector<std::string>& terms,
                  const std::vector<uint32_t>& dfs, uint32_t slop,

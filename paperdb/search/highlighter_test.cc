@@ -36,6 +36,16 @@ TEST(HighlighterTest, HyphenatedWordIsMarkedOnlyAsAWhole) {
               ElementsAre(ByteSpan{0, 5}));
 }
 
+TEST(HighlighterTest, GluedQueryMarksTheWholeHyphenatedCompound) {
+  //                   0         1         2
+  //                   0123456789012345678901234
+  const char* text = "SKILL-MIX and a skill mix";
+
+  EXPECT_THAT(HighlightQuery(text, "SKILLMIX"), ElementsAre(ByteSpan{0, 9}));
+  EXPECT_THAT(HighlightQuery(text, "skill-mix"),
+              ElementsAre(ByteSpan{0, 9}, ByteSpan{16, 25}));
+}
+
 TEST(HighlighterTest, ExcludedClausesAreNotMarked) {
   EXPECT_THAT(HighlightQuery("graph neural", "graph -neural"),
               ElementsAre(ByteSpan{0, 5}));

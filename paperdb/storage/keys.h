@@ -30,8 +30,10 @@
 
 namespace paperdb::storage {
 
-// Version 2 added the "sources" family (updates and deletes).
-inline constexpr int kSchemaVersion = 2;
+// Version 2 added the "sources" family (updates and deletes). Version 3
+// changed the terms (diacritics folded, joined hyphenated compounds), so
+// older postings would not match new queries.
+inline constexpr int kSchemaVersion = 3;
 
 // Column families, in the order they are created.
 enum class Column {

@@ -52,7 +52,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "2");
+  EXPECT_EQ(*version, "3");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {

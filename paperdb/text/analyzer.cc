@@ -1,7 +1,9 @@
 #include "paperdb/text/analyzer.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -10,7 +12,9 @@
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/tokenizer.h"
 #include "unicode/normalizer2.h"
+#include "unicode/uchar.h"
 #include "unicode/unistr.h"
+#include "unicode/uscript.h"
 
 namespace paperdb::text {
 namespace {
@@ -52,6 +56,71 @@ bool IsGreekLetterName(absl::string_view word) {
   return kNames->contains(absl::AsciiStrToLower(word));
 }
 
+std::string AsciiLower(absl::string_view word) {
+  std::string out(word);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// NFKC case folding, with U+2019 as an apostrophe. On an ICU error (no
+// data: a broken installation) returns the input unfolded.
+icu::UnicodeString CaseFold(absl::string_view word) {
+  icu::UnicodeString input = icu::UnicodeString::fromUTF8(
+      icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
+  input.findAndReplace(icu::UnicodeString(static_cast<UChar32>(0x2019)),
+                       icu::UnicodeString(static_cast<UChar32>('\'')));
+  UErrorCode error = U_ZERO_ERROR;
+  const icu::Normalizer2* nfkc_cf =
+      icu::Normalizer2::getNFKCCasefoldInstance(error);
+  if (U_FAILURE(error)) return input;
+  icu::UnicodeString folded = nfkc_cf->normalize(input, error);
+  return U_FAILURE(error) ? input : folded;
+}
+
+// Scripts whose accents are diacritics that writers of English drop or
+// keep at will ("naïve", "Schrödinger", Greek tonos). In other scripts a
+// nonspacing mark can be a vowel or change a letter, so it stays.
+bool HasFoldableDiacritics(UScriptCode script) {
+  return script == USCRIPT_LATIN || script == USCRIPT_GREEK ||
+         script == USCRIPT_CYRILLIC || script == USCRIPT_COMMON ||
+         script == USCRIPT_INHERITED;
+}
+
+// Removes the nonspacing marks (general category Mn) that follow a
+// character of a script with foldable diacritics, after canonical
+// decomposition, and recomposes: "schrödinger" -> "schrodinger". A mark at
+// the start of `text` is removed too. Leaves `text` alone on an ICU error.
+void RemoveDiacritics(icu::UnicodeString& text) {
+  UErrorCode error = U_ZERO_ERROR;
+  const icu::Normalizer2* nfd = icu::Normalizer2::getNFDInstance(error);
+  const icu::Normalizer2* nfc = icu::Normalizer2::getNFCInstance(error);
+  if (U_FAILURE(error)) return;
+  const icu::UnicodeString decomposed = nfd->normalize(text, error);
+  if (U_FAILURE(error)) return;
+  icu::UnicodeString kept;
+  bool removed = false;
+  bool base_folds = true;  // Of the last character that is not a mark.
+  for (int32_t i = 0; i < decomposed.length();) {
+    const UChar32 c = decomposed.char32At(i);
+    i += U16_LENGTH(c);
+    if (u_charType(c) == U_NON_SPACING_MARK) {
+      if (base_folds) {
+        removed = true;
+        continue;
+      }
+    } else {
+      UErrorCode script_error = U_ZERO_ERROR;
+      base_folds = HasFoldableDiacritics(uscript_getScript(c, &script_error));
+    }
+    kept.append(c);
+  }
+  if (!removed) return;
+  icu::UnicodeString composed = nfc->normalize(kept, error);
+  if (U_SUCCESS(error)) text = std::move(composed);
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::Create() {
@@ -65,27 +134,17 @@ absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::Create() {
 Analyzer::~Analyzer() { sb_stemmer_delete(stemmer_); }
 
 std::string Analyzer::Fold(absl::string_view word) {
-  if (IsAscii(word)) {
-    std::string out(word);
-    for (char& c : out) {
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    }
-    return out;
-  }
-  UErrorCode error = U_ZERO_ERROR;
-  const icu::Normalizer2* nfkc_cf =
-      icu::Normalizer2::getNFKCCasefoldInstance(error);
-  icu::UnicodeString input = icu::UnicodeString::fromUTF8(
-      icu::StringPiece(word.data(), static_cast<int32_t>(word.size())));
-  input.findAndReplace(icu::UnicodeString(static_cast<UChar32>(0x2019)),
-                       icu::UnicodeString(static_cast<UChar32>('\'')));
+  if (IsAscii(word)) return AsciiLower(word);
   std::string out;
-  if (U_FAILURE(error)) {
-    input.toUTF8String(out);
-    return out;
-  }
-  icu::UnicodeString folded = nfkc_cf->normalize(input, error);
-  if (U_FAILURE(error)) folded = input;
+  CaseFold(word).toUTF8String(out);
+  return out;
+}
+
+std::string Analyzer::FoldForMatching(absl::string_view word) {
+  if (IsAscii(word)) return AsciiLower(word);  // No diacritics to remove.
+  icu::UnicodeString folded = CaseFold(word);
+  RemoveDiacritics(folded);
+  std::string out;
   folded.toUTF8String(out);
   return out;
 }
@@ -105,27 +164,82 @@ std::string Analyzer::Stem(const std::string& folded) {
   return stem;
 }
 
-std::string Analyzer::Term(absl::string_view word) { return Stem(Fold(word)); }
+std::string Analyzer::CachedFoldForMatching(absl::string_view word) {
+  if (IsAscii(word)) return AsciiLower(word);
+  if (auto cached = fold_cache_.find(word); cached != fold_cache_.end()) {
+    return cached->second;
+  }
+  std::string folded = FoldForMatching(word);
+  if (fold_cache_.size() >= kFoldCacheEntries) fold_cache_.clear();
+  fold_cache_.emplace(word, folded);
+  return folded;
+}
+
+std::string Analyzer::Term(absl::string_view word) {
+  return Stem(CachedFoldForMatching(word));
+}
 
 std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
   const std::vector<TokenSpan> spans = Tokenize(text);
   std::vector<AnalyzedToken> tokens;
-  tokens.reserve(spans.size());
+  tokens.reserve(spans.size() + spans.size() / 4);
   uint32_t position = 0;
-  for (const TokenSpan& span : spans) {
+  // The hyphen chain being read: tokens joined by single hyphens.
+  size_t chain_first = 0;    // Index of its first part in `tokens`.
+  size_t chain_parts = 0;    // 0: none.
+  uint32_t chain_end = 0;    // End byte of its last part.
+  std::string chain_joined;  // Its parts' folded forms, concatenated.
+  // Emits the chain's joined token, if it gets one (analyzer.h, step 7),
+  // right after its first part, and ends the chain.
+  auto end_chain = [&] {
+    if (chain_parts >= 2 && chain_parts <= kMaxCompoundParts &&
+        chain_joined.size() <= kMaxTermBytes) {
+      const AnalyzedToken& first = tokens[chain_first];
+      AnalyzedToken joined;
+      joined.term = Stem(chain_joined);
+      joined.start_byte = first.start_byte;
+      joined.end_byte = chain_end;
+      joined.position = first.position;
+      joined.stopword = IsStopword(chain_joined);
+      joined.compound = true;
+      // Equal terms at one position would count twice ("model-s").
+      if (joined.term != first.term) {
+        tokens.insert(tokens.begin() + static_cast<ptrdiff_t>(chain_first) + 1,
+                      std::move(joined));
+      }
+    }
+    chain_parts = 0;
+    chain_joined.clear();
+  };
+  for (size_t i = 0; i < spans.size(); ++i) {
+    const TokenSpan& span = spans[i];
     absl::string_view word =
         text.substr(span.start_byte, span.end_byte - span.start_byte);
     if (span.start_byte > 0 && text[span.start_byte - 1] == '\\' &&
         !IsGreekLetterName(word)) {
+      if (chain_parts > 0) end_chain();
       continue;  // A LaTeX command such as \times or \textbf: markup.
     }
     if (IsAcronymPlural(word)) word.remove_suffix(1);  // "SNNs" -> "SNN".
     if (word.size() > kMaxTermBytes) {
+      if (chain_parts > 0) end_chain();
       ++position;  // Not a word (a pasted blob): keep phrases from spanning it.
       continue;
     }
-    const std::string folded = Fold(word);
-    if (folded.empty()) continue;
+    const std::string folded = CachedFoldForMatching(word);
+    if (folded.empty()) {
+      if (chain_parts > 0) end_chain();
+      continue;
+    }
+    // Chains are rare: only their tokens pay for them.
+    if (chain_parts > 0 && !span.after_hyphen) end_chain();
+    if (chain_parts > 0 ||
+        (i + 1 < spans.size() && spans[i + 1].after_hyphen)) {
+      if (chain_parts == 0) chain_first = tokens.size();
+      ++chain_parts;
+      chain_end = span.end_byte;
+      if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
+    }
     AnalyzedToken& token = tokens.emplace_back();
     token.stopword = IsStopword(folded);
     token.term = Stem(folded);
@@ -133,6 +247,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     token.end_byte = span.end_byte;
     token.position = position++;
   }
+  if (chain_parts > 0) end_chain();
   return tokens;
 }
 

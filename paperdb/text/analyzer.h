@@ -1,12 +1,37 @@
 // The analyzer: turns text into index terms. Abstracts at ingest and queries
 // at search time go through the same analyzer, so they meet on equal terms.
+// Terms come from a normalized view of each word; every byte offset refers
+// to the original text, so what is shown keeps its case and accents.
 //
-// Pipeline: Tokenize() (tokenizer.h) -> drop LaTeX commands ("\times",
-// "\textbf"; Greek letter names such as "\eta" are kept) -> acronym plurals
-// lose their "s" ("SNNs" -> "SNN") -> tokens over kMaxTermBytes are skipped
-// -> NFKC case folding (ICU "nfkc_cf";
-// Unicode UAX #15 and the CaseFolding table), with U+2019 mapped to "'" ->
-// Snowball English stemming (libstemmer, https://snowballstem.org).
+// Pipeline, per token of Tokenize() (tokenizer.h):
+//  1. LaTeX commands ("\times", "\textbf") are dropped; Greek letter names
+//     such as "\eta" are kept as words.
+//  2. Acronym plurals lose their "s" ("SNNs" -> "SNN").
+//  3. Tokens over kMaxTermBytes are skipped (their position is kept).
+//  4. Folding: ASCII words are lower-cased; other words get NFKC case folding
+//     (ICU "nfkc_cf": Unicode UAX #15 and the CaseFolding table), with U+2019
+//     mapped to "'", then lose their diacritics: NFD, drop the nonspacing
+//     marks (Mn) that follow a Latin, Greek, Cyrillic or Common-script
+//     character, NFC ("Schrödinger" -> "schrodinger", "k̂" -> "k"). Marks of
+//     other scripts (Devanagari vowel signs, kana voicing marks) are
+//     letters' parts there and stay.
+//  5. Stopwords (stopwords.h) are marked, not dropped.
+//  6. Snowball English stemming (libstemmer, https://snowballstem.org).
+//  7. Compounds: for 2 to kMaxCompoundParts consecutive tokens joined by
+//     single hyphens (tokenizer.h: "SKILL-MIX", "ResNet-18", "Proof-Pile-2",
+//     "state-of-the-art"), one more token is emitted: the concatenation of
+//     the parts' folded forms, stemmed ("skillmix", "resnet18",
+//     "proofpile2", "stateoftheart"), stopword parts included, with the
+//     position of the first part, a byte range over the whole compound and
+//     `compound` set. It comes right after the first part in the result
+//     and does not shift later positions, so "SKILLMIX" and the phrase
+//     "skill mix" both find "SKILL-MIX". Its `stopword` is that of the
+//     joined word ("in-to": "into"). A token skipped in step 1 or 3 ends a
+//     chain ("x-\foo-y" joins nothing), and no joined token is emitted
+//     whose term is the first part's ("model-s": "model" twice). The joined
+//     term holds one position, so in a phrase it matches only as the last
+//     word ("using SKILLMIX" finds "using SKILL-MIX"; "SKILLMIX is" does
+//     not find "SKILL-MIX is").
 
 #ifndef PAPERDB_TEXT_ANALYZER_H_
 #define PAPERDB_TEXT_ANALYZER_H_
@@ -29,13 +54,25 @@ struct AnalyzedToken {
   std::string term;         // The index term: folded and stemmed.
   uint32_t start_byte = 0;  // Byte range of the token in the input.
   uint32_t end_byte = 0;
-  uint32_t position = 0;  // Ordinal among the input's tokens, from 0.
+  uint32_t position = 0;  // Ordinal among the input's words, from 0.
   bool stopword = false;  // The folded, unstemmed word is a stopword.
+  // The joined form of a hyphenated compound (step 7 above): it shares its
+  // position with the compound's first part and spans all parts. Phrases
+  // and word counts must skip these tokens; a query parser can match a
+  // hyphenated query word as (phrase of its parts OR the joined term).
+  bool compound = false;
 };
 
 // Tokens longer than this many bytes are not indexed (no real word is; a
 // pasted blob would only bloat the term dictionary).
 inline constexpr size_t kMaxTermBytes = 256;
+
+// Hyphen chains of more parts than this get no joined token. Names and
+// model ids have two to four parts ("Proof-Pile-2", "state-of-the-art");
+// longer chains are hyphenated phrases ("end-to-end-trainable-...") that
+// nobody types glued together, and the cap keeps the index from growing
+// with every hyphen of such a chain. Their parts are indexed as usual.
+inline constexpr size_t kMaxCompoundParts = 4;
 
 // Not thread-safe (the Snowball stemmer keeps state): use one per thread.
 class Analyzer {
@@ -48,24 +85,37 @@ class Analyzer {
   ~Analyzer();
 
   // Analyzes `text`, which should be valid UTF-8 (invalid bytes separate
-  // tokens). Positions count every token, stopwords included.
+  // tokens). Positions count every word, stopwords included; compound
+  // tokens add none. Tokens come in text order, a joined compound right
+  // after its first part.
   std::vector<AnalyzedToken> Analyze(absl::string_view text);
 
-  // Case-folds one word without stemming (NFKC_Casefold, ’ -> ').
+  // Case-folds text without stemming (NFKC_Casefold, ’ -> '), keeping
+  // diacritics. Paper ids hash this form, so it must not change.
   static std::string Fold(absl::string_view word);
 
-  // Folds and stems one word.
+  // Fold(), then diacritics removed (step 4 above): the form terms are
+  // stemmed from.
+  static std::string FoldForMatching(absl::string_view word);
+
+  // Folds for matching and stems one word.
   std::string Term(absl::string_view word);
 
  private:
   explicit Analyzer(sb_stemmer* stemmer) : stemmer_(stemmer) {}
   std::string Stem(const std::string& folded);
+  // FoldForMatching(), with non-ASCII words cached.
+  std::string CachedFoldForMatching(absl::string_view word);
 
   sb_stemmer* stemmer_;  // Owned.
   // Folded word -> stem. Word frequencies are Zipfian, so a small cache
   // answers most lookups; Snowball was a fifth of ingest time without it.
   static constexpr size_t kStemCacheEntries = 1 << 17;
   absl::flat_hash_map<std::string, std::string> stem_cache_;
+  // Non-ASCII word -> FoldForMatching(word): three ICU normalizations that
+  // would otherwise make such a word cost several times an ASCII one.
+  static constexpr size_t kFoldCacheEntries = 1 << 14;
+  absl::flat_hash_map<std::string, std::string> fold_cache_;
 };
 
 // Returns the calling thread's Analyzer, creating it on first use.

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -10,6 +11,17 @@ namespace paperdb::text {
 namespace {
 
 using ::testing::ElementsAre;
+
+// Each token as "term@position[start_byte,end_byte)", with a trailing "+"
+// for a joined compound: terms, positions and spans in one assertion.
+std::vector<std::string> Describe(absl::string_view text) {
+  std::vector<std::string> out;
+  for (const AnalyzedToken& t : ThreadLocalAnalyzer().Analyze(text)) {
+    out.push_back(absl::StrCat(t.term, "@", t.position, "[", t.start_byte, ",",
+                               t.end_byte, ")", t.compound ? "+" : ""));
+  }
+  return out;
+}
 
 std::vector<std::string> Terms(absl::string_view text) {
   std::vector<std::string> terms;
@@ -80,6 +92,156 @@ TEST(AnalyzerTest, MarksStopwordsAndKeepsTheirPositions) {
   EXPECT_EQ(tokens[2].term, "indic");
   EXPECT_EQ(tokens[2].position, 2u);
   EXPECT_EQ(tokens[2].start_byte, 12u);
+}
+
+TEST(AnalyzerTest, DiacriticsAreFoldedForMatchingOnly) {
+  // "Schrödinger" (ö = 2 bytes), "schrodinger", "SCHRÖDINGER": one term, and
+  // the spans are the original bytes.
+  EXPECT_THAT(Describe("Schr\xC3\xB6"
+                       "dinger schrodinger SCHR\xC3\x96"
+                       "DINGER"),
+              ElementsAre("schroding@0[0,12)", "schroding@1[13,24)",
+                          "schroding@2[25,37)"));
+  EXPECT_EQ(Terms("na\xC3\xAFve"), Terms("naive"));
+  // Decomposed input: 'o' + U+0308 COMBINING DIAERESIS.
+  EXPECT_EQ(Terms("Schro\xCC\x88"
+                  "dinger"),
+            Terms("schrodinger"));
+}
+
+TEST(AnalyzerTest, FoldKeepsDiacriticsAndFoldForMatchingDropsThem) {
+  EXPECT_EQ(Analyzer::Fold("SCHR\xC3\x96"
+                           "DINGER"),
+            "schr\xC3\xB6"
+            "dinger");
+  EXPECT_EQ(Analyzer::FoldForMatching("SCHR\xC3\x96"
+                                      "DINGER"),
+            "schrodinger");
+  EXPECT_EQ(Analyzer::FoldForMatching("Erd\xC5\x91s R\xC3\xA9nyi"),
+            "erdos renyi");
+  // Greek tonos and the Cyrillic breve are diacritics too.
+  EXPECT_EQ(Analyzer::FoldForMatching("\xCE\x86"), "\xCE\xB1");  // Ά -> α
+  EXPECT_EQ(Analyzer::FoldForMatching("\xD0\x99"), "\xD0\xB8");  // Й -> и
+}
+
+TEST(AnalyzerTest, MarksThatAreLettersInOtherScriptsAreKept) {
+  // Kana voicing: が (U+304C) is not か (U+304B). Devanagari vowel signs
+  // stay: "हिंदी" keeps all its 15 bytes.
+  EXPECT_EQ(Analyzer::FoldForMatching("\xE3\x81\x8C"), "\xE3\x81\x8C");
+  const std::string hindi =
+      "\xE0\xA4\xB9\xE0\xA4\xBF\xE0\xA4\x82\xE0\xA4\xA6\xE0\xA5\x80";
+  EXPECT_EQ(Analyzer::FoldForMatching(hindi), hindi);
+}
+
+TEST(AnalyzerTest, CombiningMarkAfterALetterIsFolded) {
+  // "top-k̂": 'k' + U+0302 COMBINING CIRCUMFLEX ACCENT, bytes 4..7.
+  EXPECT_THAT(
+      Describe("top-k\xCC\x82 topk"),
+      ElementsAre("top@0[0,3)", "topk@0[0,7)+", "k@1[4,7)", "topk@2[8,12)"));
+}
+
+TEST(AnalyzerTest, HyphenatedCompoundAlsoGivesItsJoinedTerm) {
+  EXPECT_THAT(
+      Describe("SKILL-MIX skill-mix"),
+      ElementsAre("skill@0[0,5)", "skillmix@0[0,9)+", "mix@1[6,9)",
+                  "skill@2[10,15)", "skillmix@2[10,19)+", "mix@3[16,19)"));
+  // What a query for either spelling looks up.
+  EXPECT_THAT(Describe("skill mix SKILLMIX"),
+              ElementsAre("skill@0[0,5)", "mix@1[6,9)", "skillmix@2[10,18)"));
+  EXPECT_EQ(ThreadLocalAnalyzer().Term("SKILLMIX"), "skillmix");
+}
+
+TEST(AnalyzerTest, ModelNamesAndDatasetsAreFindableAsWritten) {
+  EXPECT_THAT(Describe("ResNet-18 GPT-4 Proof-Pile-2 MIMIC-IV"),
+              ElementsAre("resnet@0[0,6)", "resnet18@0[0,9)+", "18@1[7,9)",
+                          "gpt@2[10,13)", "gpt4@2[10,15)+", "4@3[14,15)",
+                          "proof@4[16,21)", "proofpile2@4[16,28)+",
+                          "pile@5[22,26)", "2@6[27,28)", "mimic@7[29,34)",
+                          "mimiciv@7[29,37)+", "iv@8[35,37)"));
+  EXPECT_THAT(Terms("resnet18 GPT4 proofpile2 mimiciv"),
+              ElementsAre("resnet18", "gpt4", "proofpile2", "mimiciv"));
+}
+
+TEST(AnalyzerTest, StopwordPartsAreJoinedToo) {
+  const std::vector<AnalyzedToken> tokens =
+      ThreadLocalAnalyzer().Analyze("state-of-the-art methods");
+
+  EXPECT_THAT(Describe("state-of-the-art methods"),
+              ElementsAre("state@0[0,5)", "stateoftheart@0[0,16)+", "of@1[6,8)",
+                          "the@2[9,12)", "art@3[13,16)", "method@4[17,24)"));
+  ASSERT_EQ(tokens.size(), 6u);
+  EXPECT_FALSE(tokens[1].stopword);
+  EXPECT_TRUE(tokens[2].stopword);
+  EXPECT_TRUE(tokens[3].stopword);
+}
+
+TEST(AnalyzerTest, JoinedTokenDoesNotShiftLaterPositions) {
+  // The words after the compound keep the positions they have without it.
+  EXPECT_THAT(Describe("SKILL-MIX leading indicators"),
+              ElementsAre("skill@0[0,5)", "skillmix@0[0,9)+", "mix@1[6,9)",
+                          "lead@2[10,17)", "indic@3[18,28)"));
+  EXPECT_THAT(Describe("SKILL MIX leading indicators"),
+              ElementsAre("skill@0[0,5)", "mix@1[6,9)", "lead@2[10,17)",
+                          "indic@3[18,28)"));
+}
+
+TEST(AnalyzerTest, UnicodeHyphensJoinButDashesAndMinusDoNot) {
+  // U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN join, like '-'.
+  EXPECT_THAT(Describe("GPT\xE2\x80\x90"
+                       "4 GPT\xE2\x80\x91"
+                       "4"),
+              ElementsAre("gpt@0[0,3)", "gpt4@0[0,7)+", "4@1[6,7)",
+                          "gpt@2[8,11)", "gpt4@2[8,15)+", "4@3[14,15)"));
+  // U+2013 EN DASH (a range), U+2212 MINUS SIGN, a spaced or doubled '-'.
+  EXPECT_THAT(Terms("2019\xE2\x80\x93"
+                    "2023 x\xE2\x88\x92y a - b c--d"),
+              ElementsAre("2019", "2023", "x", "y", "a", "b", "c", "d"));
+}
+
+TEST(AnalyzerTest, LongHyphenChainsGetNoJoinedToken) {
+  // Four parts are joined; five or more are a phrase, indexed as its words.
+  EXPECT_THAT(Terms("w-x-y-z"), ElementsAre("w", "wxyz", "x", "y", "z"));
+  EXPECT_THAT(Terms("end-to-end-trainable-model"),
+              ElementsAre("end", "to", "end", "trainabl", "model"));
+}
+
+TEST(AnalyzerTest, JoinedTermEqualToTheFirstPartIsNotRepeated) {
+  // "models" stems to "model": one "model" at position 0 is enough.
+  EXPECT_THAT(Describe("model-s"), ElementsAre("model@0[0,5)", "s@1[6,7)"));
+}
+
+TEST(AnalyzerTest, LatexCommandEndsAHyphenChain) {
+  EXPECT_THAT(Describe("x-\\foo-y"), ElementsAre("x@0[0,1)", "y@1[7,8)"));
+}
+
+TEST(AnalyzerTest, MultibyteCompoundHasByteSpans) {
+  // "Schrödinger-Bridge": ö is 2 bytes, so the hyphen is byte 12.
+  EXPECT_THAT(
+      Describe("Schr\xC3\xB6"
+               "dinger-Bridge \xE8\xAE\xBA\xE6\x96\x87"),
+      ElementsAre("schroding@0[0,12)", "schrodingerbridg@0[0,19)+",
+                  "bridg@1[13,19)", "\xE8\xAE\xBA\xE6\x96\x87@2[20,26)"));
+}
+
+TEST(AnalyzerTest, EqualsSignSeparatesAPhraseOfTwoWords) {
+  EXPECT_THAT(
+      Describe("with k=5 neighbours"),
+      ElementsAre("with@0[0,4)", "k@1[5,6)", "5@2[7,8)", "neighbour@3[9,19)"));
+}
+
+TEST(AnalyzerTest, PercentagesKeepTheirDecimalPoint) {
+  EXPECT_THAT(
+      Describe("5.4% 54 10% 10\\%"),
+      ElementsAre("5.4@0[0,3)", "54@1[5,7)", "10@2[8,10)", "10@3[12,14)"));
+  EXPECT_NE(Terms("5.4%"), Terms("54"));
+  EXPECT_EQ(Terms("10%"), Terms("10\\%"));
+}
+
+TEST(AnalyzerTest, MarkdownAndLatexMarkupAreNotWords) {
+  EXPECT_THAT(
+      Describe("**STanHop-Net** $\\eta(x)$ \\textbf{x}"),
+      ElementsAre("stanhop@0[2,9)", "stanhopnet@0[2,13)+", "net@1[10,13)",
+                  "eta@2[18,21)", "x@3[22,23)", "x@4[34,35)"));
 }
 
 }  // namespace

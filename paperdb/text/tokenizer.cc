@@ -28,6 +28,10 @@ bool IsInvisibleJoiner(UChar32 c) {
   return c == 0x00AD || c == 0x200C || c == 0x200D;
 }
 
+// The hyphens that join the parts of a compound word (see tokenizer.h for
+// why dashes do not).
+bool IsHyphen(UChar32 c) { return c == '-' || c == 0x2010 || c == 0x2011; }
+
 // Decodes the code point at byte `i`; returns -1 past the end or for an
 // ill-formed sequence. Sets `next` to the byte after it.
 UChar32 DecodeAt(const uint8_t* s, int32_t length, int32_t i, int32_t* next) {
@@ -50,11 +54,17 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
   int32_t i = 0;
   int32_t token_start = -1;
   UChar32 prev = -1;  // Last code point of the current token.
+  // True while the text since the end of the last token is one hyphen.
+  bool hyphen_gap = false;
+  bool after_hyphen = false;  // Of the current token.
   while (i < length) {
     int32_t next;
     const UChar32 c = DecodeAt(s, length, i, &next);
     if (c >= 0 && IsWordChar(c)) {
-      if (token_start < 0) token_start = i;
+      if (token_start < 0) {
+        token_start = i;
+        after_hyphen = hyphen_gap;
+      }
       prev = c;
       i = next;
       continue;
@@ -74,16 +84,19 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
         continue;
       }
     }
+    // The first separator after a token may be a hyphen; any second one
+    // (or an invalid byte) means the next token is not joined to it.
+    hyphen_gap = token_start >= 0 && c >= 0 && IsHyphen(c);
     if (token_start >= 0) {
-      tokens.push_back(
-          {static_cast<uint32_t>(token_start), static_cast<uint32_t>(i)});
+      tokens.push_back({static_cast<uint32_t>(token_start),
+                        static_cast<uint32_t>(i), after_hyphen});
       token_start = -1;
     }
     i = next;
   }
   if (token_start >= 0) {
-    tokens.push_back(
-        {static_cast<uint32_t>(token_start), static_cast<uint32_t>(length)});
+    tokens.push_back({static_cast<uint32_t>(token_start),
+                      static_cast<uint32_t>(length), after_hyphen});
   }
   return tokens;
 }

@@ -6,8 +6,15 @@
 // two digits are kept, so "model’s" and "5.4" stay one token, and so is an
 // invisible soft hyphen or zero-width (non-)joiner inside a word. Everything
 // else (spaces, punctuation, symbols, LaTeX and markdown markup) separates
-// tokens, so "ResNet-18" gives "ResNet" and "18", and "$\eta(x)$" gives "eta"
-// and "x".
+// tokens, so "ResNet-18" gives "ResNet" and "18", "k=5" gives "k" and "5",
+// "5.4%" gives "5.4", "10\%" gives "10", and "$\eta(x)$" gives "eta" and "x".
+//
+// A token separated from the previous one by exactly one hyphen and nothing
+// else is marked `after_hyphen` ("SKILL-MIX": "MIX"), so the analyzer can
+// also index the joined compound. Hyphens are U+002D, U+2010 HYPHEN and
+// U+2011 NON-BREAKING HYPHEN. Dashes are not: U+2012 FIGURE DASH and U+2013
+// EN DASH join ranges ("2019–2023", "pp. 3–5"), U+2014 asides, and U+2212
+// MINUS SIGN formulas ("x−y"), none of them one word.
 
 #ifndef PAPERDB_TEXT_TOKENIZER_H_
 #define PAPERDB_TEXT_TOKENIZER_H_
@@ -23,6 +30,8 @@ namespace paperdb::text {
 struct TokenSpan {
   uint32_t start_byte = 0;
   uint32_t end_byte = 0;
+  // Exactly one hyphen separates this token from the previous one.
+  bool after_hyphen = false;
 };
 
 // Returns the tokens of `text` in order. Invalid UTF-8 bytes are treated as

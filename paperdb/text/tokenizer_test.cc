@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -61,6 +62,54 @@ TEST(TokenizerTest, TreatsInvalidBytesAsSeparators) {
   EXPECT_THAT(Words("ab\xFF"
                     "cd"),
               ElementsAre("ab", "cd"));
+}
+
+// Each token as its text, with a leading "-" when it is `after_hyphen`.
+std::vector<std::string> WordsAndJoins(absl::string_view text) {
+  std::vector<std::string> words;
+  for (const TokenSpan& t : Tokenize(text)) {
+    words.push_back(
+        absl::StrCat(t.after_hyphen ? "-" : "",
+                     text.substr(t.start_byte, t.end_byte - t.start_byte)));
+  }
+  return words;
+}
+
+TEST(TokenizerTest, MarksTokensJoinedByOneHyphen) {
+  EXPECT_THAT(
+      WordsAndJoins("SKILL-MIX Proof-Pile-2 **STanHop-Net**"),
+      ElementsAre("SKILL", "-MIX", "Proof", "-Pile", "-2", "STanHop", "-Net"));
+}
+
+TEST(TokenizerTest, UnicodeHyphensJoinButDashesDoNot) {
+  // U+2010 HYPHEN, U+2011 NON-BREAKING HYPHEN; then U+2012 FIGURE DASH,
+  // U+2013 EN DASH, U+2212 MINUS SIGN.
+  EXPECT_THAT(WordsAndJoins("a\xE2\x80\x90"
+                            "b c\xE2\x80\x91"
+                            "d e\xE2\x80\x92"
+                            "f g\xE2\x80\x93"
+                            "h i\xE2\x88\x92"
+                            "j"),
+              ElementsAre("a", "-b", "c", "-d", "e", "f", "g", "h", "i", "j"));
+}
+
+TEST(TokenizerTest, SpacedDoubledOrLeadingHyphensDoNotJoin) {
+  EXPECT_THAT(WordsAndJoins("-a b - c d--e f -g h-\xFF"
+                            "i 'j'-k k=5"),
+              ElementsAre("a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k",
+                          "k", "5"));
+}
+
+TEST(TokenizerTest, JoinedTokenAfterAMultibyteCharacterHasByteOffsets) {
+  // "naïve-Bayes": ï is 2 bytes.
+  const std::vector<TokenSpan> tokens = Tokenize("na\xC3\xAFve-Bayes");
+
+  ASSERT_EQ(tokens.size(), 2u);
+  EXPECT_EQ(tokens[0].end_byte, 6u);
+  EXPECT_FALSE(tokens[0].after_hyphen);
+  EXPECT_EQ(tokens[1].start_byte, 7u);
+  EXPECT_EQ(tokens[1].end_byte, 12u);
+  EXPECT_TRUE(tokens[1].after_hyphen);
 }
 
 }  // namespace

@@ -477,7 +477,7 @@ TEST_F(IngestServiceE2eTest, StalledUploadIsEndedAtTheServerLimit) {
   EXPECT_TRUE(writer->Finish().ok());
   EXPECT_EQ(response.added(), 1);
   ASSERT_TRUE(engine_->CatchUp().ok());
-  EXPECT_EQ(SearchTotal("quonkified"), 0);
+  EXPECT_EQ(SearchTotal("\"quonkified\""), 0);  // Quoted: no spelling fix.
 }
 
 TEST_F(IngestServiceE2eTest, ClientDeadlinePassingMidStreamStoresNothing) {

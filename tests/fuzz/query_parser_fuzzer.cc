@@ -240,8 +240,28 @@ void CheckAnalyze(absl::string_view text, bool valid_utf8,
   OffsetConverter converter(text);
   size_t counted_to = 0;
   TextOffset expected;
+  size_t words = 0;
   for (size_t i = 0; i < tokens.size(); ++i) {
     const AnalyzedToken& token = tokens[i];
+    if (token.compound) {
+      // Right after its first part: same start and position, longer span
+      // ending where a later word ends.
+      FUZZ_CHECK(i > 0 && !tokens[i - 1].compound);
+      FUZZ_CHECK(token.start_byte == tokens[i - 1].start_byte);
+      FUZZ_CHECK(token.position == tokens[i - 1].position);
+      FUZZ_CHECK(token.end_byte > tokens[i - 1].end_byte);
+      FUZZ_CHECK(token.term != tokens[i - 1].term);
+      FUZZ_CHECK(!token.term.empty());
+      FUZZ_CHECK(!FindInvalidUtf8(token.term).has_value());
+      continue;
+    }
+    const AnalyzedToken* previous_word = nullptr;
+    for (size_t j = i; j-- > 0;) {
+      if (!tokens[j].compound) {
+        previous_word = &tokens[j];
+        break;
+      }
+    }
     while (next_span < spans.size() &&
            spans[next_span].start_byte < token.start_byte) {
       ++next_span;
@@ -252,8 +272,10 @@ void CheckAnalyze(absl::string_view text, bool valid_utf8,
     ++next_span;
     FUZZ_CHECK(!token.term.empty());
     FUZZ_CHECK(!FindInvalidUtf8(token.term).has_value());
-    FUZZ_CHECK(token.position >= i);
-    if (i > 0) FUZZ_CHECK(token.position > tokens[i - 1].position);
+    FUZZ_CHECK(token.position >= words++);
+    if (previous_word != nullptr) {
+      FUZZ_CHECK(token.position > previous_word->position);
+    }
     if (!valid_utf8) continue;
     for (uint32_t offset : {token.start_byte, token.end_byte}) {
       for (; counted_to < offset; ++counted_to) {
