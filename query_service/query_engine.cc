@@ -329,10 +329,13 @@ absl::Status QueryEngine::SearchPapers(
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
                       units, snippet_length, result);
+    result->set_partial_match(!hits.any_terms && i >= hits.full_matches);
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,
-          searcher.Explain(expanded.query, hits.any_terms, hits.top[i].doc));
+          searcher.Explain(expanded.query,
+                           hits.any_terms || i >= hits.full_matches,
+                           hits.top[i].doc));
       AddExplanation(terms, result);
     }
   }

@@ -172,6 +172,7 @@ class Evaluation {
     }
     PAPERDB_RETURN_IF_ERROR(postings.status());
     hits.top = top.Take();
+    hits.full_matches = hits.top.size();
     return hits;
   }
 
@@ -317,16 +318,47 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
       options.order == SortOrder::kRelevance && !options.collect_matches) {
     return evaluation.SingleTerm(root.children[0].terms[0], options.top_k);
   }
+  SearchOptions first = options;
+  const bool relevance = options.order == SortOrder::kRelevance;
+  // Enough to hold every full match when there are too few to fill.
+  if (relevance) first.top_k = std::max(first.top_k, kFillBelow);
   PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                            evaluation.Build(root));
-  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Collect(*it, options));
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Collect(*it, first));
   QueryNode any;
-  if (hits.total > 0 || !AnyTermsQuery(root, &any)) return hits;
+  if (hits.total >= kFillBelow || !AnyTermsQuery(root, &any) ||
+      (hits.total > 0 && !relevance)) {
+    if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
+    hits.full_matches = hits.top.size();
+    return hits;
+  }
   it.reset();
   PAPERDB_ASSIGN_OR_RETURN(it, evaluation.Build(any));
-  PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Collect(*it, options));
-  hits.any_terms = hits.total > 0;
-  return hits;
+  if (hits.total == 0) {
+    PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Collect(*it, options));
+    hits.any_terms = hits.total > 0;
+    return hits;
+  }
+  // A few full matches: the rest of the page goes to papers matching some
+  // of the terms, ranked after every full match (the full matches are a
+  // subset of these, so the total is this pass's count).
+  SearchOptions second = options;
+  second.top_k = options.top_k + hits.total;
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits partial, evaluation.Collect(*it, second));
+  std::vector<ScoredDoc> top = std::move(hits.top);
+  absl::flat_hash_map<uint32_t, bool> full;
+  for (const ScoredDoc& d : top) full[d.doc] = true;
+  if (top.size() > options.top_k) top.resize(options.top_k);
+  SearchHits merged;
+  merged.full_matches = top.size();
+  for (const ScoredDoc& d : partial.top) {
+    if (top.size() >= options.top_k) break;
+    if (!full.contains(d.doc)) top.push_back(d);
+  }
+  merged.top = std::move(top);
+  merged.total = partial.total;
+  merged.matches = std::move(partial.matches);
+  return merged;
 }
 
 absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(

@@ -4,7 +4,10 @@
 //
 // If a conjunction of several words and phrases matches nothing, the
 // searcher falls back to papers matching any of them (a phrase stays one
-// unit; field filters and exclusions still apply), and says so. Ranking is
+// unit; field filters and exclusions still apply), and says so. If it
+// matches fewer than kFillBelow papers, in relevance order, those come
+// first and papers matching some of the words follow (Meilisearch's
+// matching strategy "last" and Lucene's coordination in one rule). Ranking is
 // BM25 (bm25.h), or year or ingest order on request, ties always broken by
 // doc id (ingest order), so paging a stable store never repeats or skips.
 //
@@ -42,6 +45,10 @@ enum class SortOrder {
   kIngestDescending,
 };
 
+// With fewer full matches than this (but some), in relevance order, the
+// results continue with papers matching part of the query.
+inline constexpr size_t kFillBelow = 10;
+
 struct SearchOptions {
   size_t top_k = 10;
   SortOrder order = SortOrder::kRelevance;
@@ -50,9 +57,12 @@ struct SearchOptions {
 };
 
 struct SearchHits {
-  std::vector<ScoredDoc> top;     // In the requested order.
-  uint64_t total = 0;             // Number of matching papers.
-  bool any_terms = false;         // The any-term fallback produced these.
+  std::vector<ScoredDoc> top;  // In the requested order.
+  uint64_t total = 0;          // Number of matching papers.
+  bool any_terms = false;      // The any-term fallback produced these.
+  // top[0, full_matches) match the whole query; the rest (relevance order
+  // only, when fewer than kFillBelow papers match it all) match part of it.
+  size_t full_matches = 0;
   std::vector<uint32_t> matches;  // Sorted; with collect_matches only.
 };
 

@@ -61,15 +61,19 @@ class SearcherTest : public ::paperdb::testing::StoreFixture {
 TEST_F(SearcherTest, AllTermsMustMatch) {
   const SearchHits hits = Run("spiking neural delays");
 
-  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));
-  EXPECT_EQ(hits.total, 1u);
+  // One full match; fewer than kFillBelow, so the papers with some of the
+  // words follow it, best first, and count in the total.
+  EXPECT_EQ(hits.full_matches, 1u);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u, 4u, 1u, 3u));
+  EXPECT_EQ(hits.total, 4u);
   EXPECT_FALSE(hits.any_terms);
 }
 
 TEST_F(SearcherTest, HigherTermFrequencyRanksFirst) {
   const SearchHits hits = Run("delays spiking");
 
-  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(4u, 0u));
+  EXPECT_EQ(hits.full_matches, 2u);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(4u, 0u, 1u));
   EXPECT_GT(hits.top[0].score, hits.top[1].score);
 }
 
@@ -188,7 +192,9 @@ class AnalyzerMatchingTest : public ::paperdb::testing::StoreFixture {
     EXPECT_THAT(hits, IsOk()) << text;
     if (!hits.ok() || hits->any_terms) return {};  // Only full matches.
     std::vector<uint32_t> docs;
-    for (const ScoredDoc& d : hits->top) docs.push_back(d.doc);
+    for (size_t i = 0; i < hits->full_matches; ++i) {
+      docs.push_back(hits->top[i].doc);
+    }
     std::sort(docs.begin(), docs.end());
     return docs;
   }
