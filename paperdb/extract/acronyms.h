@@ -23,7 +23,8 @@
 namespace paperdb::extract {
 
 // One definition. Strings are without markup; spans are of the text as
-// written (a span may include markup inside it, as in "**A**UEL").
+// written, from the first to the last character of the name: markup inside
+// is included ("A**UEL" for "(**A**UEL)"), markup around it is not.
 struct Acronym {
   std::string acronym;    // "RL", "LLMs".
   std::string expansion;  // "reinforcement learning".
