@@ -63,6 +63,20 @@ bool IsRepoName(absl::string_view name) {
   return true;
 }
 
+// True if the first path segment of a code-host URL names one of the host's
+// own pages (github.com/topics/..., huggingface.co/papers/...), not code.
+bool IsSitePage(const std::vector<absl::string_view>& segments) {
+  if (segments.empty()) return false;
+  static constexpr absl::string_view kPages[] = {
+      "orgs",   "topics",      "features", "marketplace", "sponsors",
+      "about",  "collections", "explore",  "search",      "settings",
+      "papers", "docs",        "blog",     "login",       "pricing"};
+  for (absl::string_view page : kPages) {
+    if (segments[0] == page) return true;
+  }
+  return false;
+}
+
 // "owner/repo" from the path segments of a code-host URL, or "".
 std::string ParseRepository(absl::string_view host,
                             std::vector<absl::string_view> segments) {
@@ -85,13 +99,6 @@ std::string ParseRepository(absl::string_view host,
     while (count < segments.size() && segments[count] != "-") ++count;
   }
   if (count < 2 || segments.size() < count) return "";
-  static constexpr absl::string_view kReserved[] = {
-      "orgs",   "topics",      "features", "marketplace", "sponsors",
-      "about",  "collections", "explore",  "search",      "settings",
-      "papers", "docs",        "blog",     "login",       "users"};
-  for (absl::string_view reserved : kReserved) {
-    if (segments[0] == reserved) return "";
-  }
   std::vector<absl::string_view> parts(segments.begin(),
                                        segments.begin() + count);
   absl::string_view& repo = parts.back();
@@ -116,7 +123,7 @@ CodeLink ClassifyUrl(absl::string_view url) {
   } else if (IsCodeHost(link.host)) {
     if (!segments.empty() && absl::StartsWithIgnoreCase(segments[0], "anon")) {
       link.kind = CodeLinkKind::kAnonymousReview;
-    } else {
+    } else if (!IsSitePage(segments)) {
       link.kind = CodeLinkKind::kRepository;
       link.repository = ParseRepository(link.host, segments);
     }

@@ -17,7 +17,9 @@ enum class CodeLinkKind {
   kRepository,       // A code host: github.com, gitlab.com, bitbucket.org,
                      // huggingface.co, codeberg.org, gitee.com,
                      // sourceforge.net, raw.githubusercontent.com (and their
-                     // subdomains, e.g. gist.github.com).
+                     // subdomains, e.g. gist.github.com), except the
+                     // host's own pages (github.com/topics/...,
+                     // huggingface.co/papers/...), which are kOther.
   kProjectPage,      // *.github.io, *.gitlab.io, sites.google.com,
                      // *.pages.dev, *.netlify.app, *.vercel.app,
                      // *.readthedocs.io, or a "/~user" personal page.
