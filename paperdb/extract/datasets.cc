@@ -1,6 +1,7 @@
 #include "paperdb/extract/datasets.h"
 
 #include <algorithm>
+#include <array>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -21,8 +22,9 @@ namespace {
 // The curated list, parsed once.
 struct Catalog {
   std::vector<std::string> canonical;  // Canonical names, in file order.
-  // Every spelling (canonical names and aliases), longest first.
-  std::vector<std::pair<std::string, size_t>> spellings;
+  // Every spelling (canonical names and aliases) with its canonical index,
+  // by first byte, longest first.
+  std::array<std::vector<std::pair<std::string, size_t>>, 256> by_first;
   absl::flat_hash_map<std::string, size_t> by_spelling;
 };
 
@@ -41,14 +43,17 @@ const Catalog& GetCatalog() {
         if (first) c->canonical.emplace_back(spelling);
         first = false;
         if (c->by_spelling.emplace(std::string(spelling), index).second) {
-          c->spellings.emplace_back(std::string(spelling), index);
+          c->by_first[static_cast<unsigned char>(spelling[0])].emplace_back(
+              std::string(spelling), index);
         }
       }
     }
-    std::stable_sort(c->spellings.begin(), c->spellings.end(),
-                     [](const auto& a, const auto& b) {
-                       return a.first.size() > b.first.size();
-                     });
+    for (auto& spellings : c->by_first) {
+      std::stable_sort(spellings.begin(), spellings.end(),
+                       [](const auto& a, const auto& b) {
+                         return a.first.size() > b.first.size();
+                       });
+    }
     return c;
   }();
   return *catalog;
@@ -59,20 +64,19 @@ bool IsAlnumAt(absl::string_view text, size_t i) {
          absl::ascii_isalnum(static_cast<unsigned char>(text[i]));
 }
 
-// True if text[begin, end) is a whole token: no letter or digit touches it,
-// and no '-' joins it to one ("CIFAR-10" inside "CIFAR-10-C" is not).
-bool OnTokenBoundaries(absl::string_view text, size_t begin, size_t end) {
-  if (begin > 0) {
-    if (IsAlnumAt(text, begin - 1)) return false;
-    if (text[begin - 1] == '-' && begin >= 2 && IsAlnumAt(text, begin - 2)) {
-      return false;
-    }
-  }
+// True if a token can start at `begin`: no letter or digit before it, and no
+// '-' joining it to one ("10" inside "CIFAR-10" does not start one).
+bool StartsToken(absl::string_view text, size_t begin) {
+  if (begin == 0) return true;
+  if (IsAlnumAt(text, begin - 1)) return false;
+  return !(text[begin - 1] == '-' && begin >= 2 && IsAlnumAt(text, begin - 2));
+}
+
+// True if a token can end at `end`: no letter or digit after it, and no '-'
+// joining it to one ("CIFAR-10" inside "CIFAR-10-C" does not end one).
+bool EndsToken(absl::string_view text, size_t end) {
   if (IsAlnumAt(text, end)) return false;
-  if (end < text.size() && text[end] == '-' && IsAlnumAt(text, end + 1)) {
-    return false;
-  }
-  return true;
+  return !(end < text.size() && text[end] == '-' && IsAlnumAt(text, end + 1));
 }
 
 struct Match {
@@ -80,24 +84,29 @@ struct Match {
   std::string name;
 };
 
+// Leftmost-longest matches of the curated spellings, tried only where a
+// token starts (one pass over the text; a few comparisons per token).
 void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
   const Catalog& catalog = GetCatalog();
-  std::vector<bool> taken(text.size(), false);
-  for (const auto& [spelling, index] : catalog.spellings) {
-    for (size_t at = text.find(spelling); at != absl::string_view::npos;
-         at = text.find(spelling, at + 1)) {
-      const size_t end = at + spelling.size();
-      if (!OnTokenBoundaries(text, at, end)) continue;
-      // Longest spellings come first: a shorter one inside is not a mention.
-      if (std::any_of(taken.begin() + at, taken.begin() + end,
-                      [](bool t) { return t; })) {
-        continue;
-      }
-      std::fill(taken.begin() + at, taken.begin() + end, true);
-      matches->push_back(
-          {{static_cast<uint32_t>(at), static_cast<uint32_t>(end)},
-           catalog.canonical[index]});
+  size_t at = 0;
+  while (at < text.size()) {
+    if (!IsAlnumAt(text, at) || !StartsToken(text, at)) {
+      ++at;
+      continue;
     }
+    size_t matched = 0;
+    for (const auto& [spelling, index] :
+         catalog.by_first[static_cast<unsigned char>(text[at])]) {
+      const size_t end = at + spelling.size();
+      if (absl::StartsWith(text.substr(at), spelling) && EndsToken(text, end)) {
+        matches->push_back(
+            {{static_cast<uint32_t>(at), static_cast<uint32_t>(end)},
+             catalog.canonical[index]});
+        matched = spelling.size();
+        break;
+      }
+    }
+    at += matched > 0 ? matched : 1;
   }
 }
 
