@@ -1,5 +1,6 @@
 // Builds the API's Paper message from one parsed abstract: content-derived
-// id, source, URLs, code links, word count and content hash.
+// id, source, URLs, code links, word count, content hash, and the typed
+// extractions of paperdb/extract (methods, datasets, acronyms).
 
 #ifndef PAPERDB_INGEST_SERVICE_PAPER_BUILDER_H_
 #define PAPERDB_INGEST_SERVICE_PAPER_BUILDER_H_
@@ -21,7 +22,9 @@ std::string PaperId(absl::string_view venue, int year,
                     absl::string_view abstract);
 
 // The Paper for `abstract`, read from file `file_name`. Leaves
-// ingest_time unset (the index writer sets it).
+// ingest_time unset (the index writer sets it). code_urls holds the links
+// that are not CODE_URL_KIND_UNSPECIFIED; every TextSpan is filled in all
+// three units.
 v1::Paper BuildPaper(const ParsedAbstract& abstract,
                      absl::string_view file_name);
 

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 bash tools/install_deps.sh --fuzz
 BUILD_DIR=${BUILD_DIR:-build-fuzz}
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-FUZZERS=(abstract_list_parser query_parser)
+FUZZERS=(abstract_list_parser query_parser extract)
 
 # Fuzzing needs clang: configure only with it (an existing build-fuzz/ keeps
 # its compiler), and build only the fuzzers and the libraries they link.

@@ -1,4 +1,4 @@
-#include "ingest_service/url_extractor.h"
+#include "paperdb/extract/urls.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 
-namespace paperdb::ingest {
+namespace paperdb::extract {
 namespace {
 
 bool EndsUrl(char c) {
@@ -35,9 +35,8 @@ absl::string_view TrimUrl(absl::string_view url) {
 
 }  // namespace
 
-std::vector<std::string> ExtractUrls(absl::string_view text) {
-  std::vector<std::string> urls;
-  absl::flat_hash_set<std::string> seen;
+std::vector<Span> FindUrls(absl::string_view text) {
+  std::vector<Span> urls;
   size_t at = 0;
   while (true) {
     const size_t http = text.find("http", at);
@@ -56,10 +55,21 @@ std::vector<std::string> ExtractUrls(absl::string_view text) {
     size_t end = http + scheme;
     while (end < text.size() && !EndsUrl(text[end])) ++end;
     const absl::string_view url = TrimUrl(text.substr(http, end - http));
-    if (url.size() > scheme && seen.insert(std::string(url)).second) {
-      urls.emplace_back(url);
+    if (url.size() > scheme) {
+      urls.push_back({static_cast<uint32_t>(http),
+                      static_cast<uint32_t>(http + url.size())});
     }
     at = end;
+  }
+  return urls;
+}
+
+std::vector<std::string> ExtractUrls(absl::string_view text) {
+  std::vector<std::string> urls;
+  absl::flat_hash_set<absl::string_view> seen;
+  for (const Span span : FindUrls(text)) {
+    const absl::string_view url = text.substr(span.begin, span.size());
+    if (seen.insert(url).second) urls.emplace_back(url);
   }
   return urls;
 }
@@ -76,18 +86,4 @@ std::string UrlHost(absl::string_view url) {
   return absl::AsciiStrToLower(rest);
 }
 
-bool IsCodeHost(absl::string_view host) {
-  if (host == "anonymous.4open.science") return true;
-  for (absl::string_view code_host :
-       {"github.com", "gitlab.com", "bitbucket.org", "huggingface.co",
-        "codeberg.org", "sourceforge.net", "gitee.com"}) {
-    if (host == code_host) return true;
-    if (host.size() > code_host.size() && absl::EndsWith(host, code_host) &&
-        host[host.size() - code_host.size() - 1] == '.') {
-      return true;
-    }
-  }
-  return false;
-}
-
-}  // namespace paperdb::ingest
+}  // namespace paperdb::extract

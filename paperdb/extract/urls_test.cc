@@ -1,9 +1,9 @@
-#include "ingest_service/url_extractor.h"
+#include "paperdb/extract/urls.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace paperdb::ingest {
+namespace paperdb::extract {
 namespace {
 
 using ::testing::ElementsAre;
@@ -40,14 +40,11 @@ TEST(UrlHostTest, LowerCasesAndDropsPortAndUserinfo) {
   EXPECT_EQ(UrlHost("no scheme"), "");
 }
 
-TEST(IsCodeHostTest, TellsCodeHostsFromProjectPages) {
-  EXPECT_TRUE(IsCodeHost("github.com"));
-  EXPECT_TRUE(IsCodeHost("gist.github.com"));
-  EXPECT_TRUE(IsCodeHost("anonymous.4open.science"));
-  EXPECT_FALSE(IsCodeHost("skill-mix.github.io"));
-  EXPECT_FALSE(IsCodeHost("notgithub.com"));
-  EXPECT_FALSE(IsCodeHost("aka.ms"));
+TEST(FindUrlsTest, GivesByteSpansWithRepeats) {
+  const absl::string_view text = "é https://x.org/a, and https://x.org/a.";
+
+  EXPECT_THAT(FindUrls(text), ElementsAre(Span{3, 18}, Span{24, 39}));
 }
 
 }  // namespace
-}  // namespace paperdb::ingest
+}  // namespace paperdb::extract
