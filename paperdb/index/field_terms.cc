@@ -80,13 +80,40 @@ std::vector<std::string> FieldTermsOf(const v1::Paper& paper) {
     AddUnique(FieldTerm(kYearField, absl::StrFormat("%04d", paper.year())),
               &terms);
   }
-  if (paper.code_urls_size() > 0) {
-    AddUnique(FieldTerm(kHasField, "code"), &terms);
-  }
+  if (paper.has_code()) AddUnique(FieldTerm(kHasField, "code"), &terms);
   for (const v1::CodeUrl& code : paper.code_urls()) {
     if (!code.host().empty()) {
       AddUnique(FieldTerm(kHostField, code.host()), &terms);
     }
+  }
+  for (const v1::Mention& method : paper.methods()) {
+    if (!FieldKey(method.name()).empty()) {
+      AddUnique(FieldTerm(kMethodField, method.name()), &terms);
+    }
+  }
+  for (const v1::Mention& dataset : paper.datasets()) {
+    if (!FieldKey(dataset.name()).empty()) {
+      AddUnique(FieldTerm(kDatasetField, dataset.name()), &terms);
+    }
+  }
+  for (const v1::AcronymDefinition& acronym : paper.acronyms()) {
+    // The acronym's key is its analyzed term ("LLMs" -> "llm"), so a query
+    // word meets it however it is inflected.
+    const std::string short_form =
+        text::ThreadLocalAnalyzer().Term(acronym.acronym());
+    std::string long_form;
+    for (const text::AnalyzedToken& token :
+         text::ThreadLocalAnalyzer().Analyze(acronym.expansion())) {
+      if (token.stopword || token.compound) continue;
+      if (!long_form.empty()) long_form += ' ';
+      long_form += token.term;
+    }
+    if (short_form.empty() || long_form.empty() || long_form == short_form) {
+      continue;
+    }
+    AddUnique(FieldTerm(kAcronymField, acronym.expansion(), short_form),
+              &terms);
+    AddUnique(FieldTerm(kExpansionField, acronym.acronym(), long_form), &terms);
   }
   return terms;
 }

@@ -28,9 +28,10 @@ inline constexpr absl::string_view kHasField = "has";  // Only "has:code".
 inline constexpr absl::string_view kHostField = "host";
 inline constexpr absl::string_view kMethodField = "method";
 inline constexpr absl::string_view kDatasetField = "dataset";
-// Acronym definitions: key is the folded acronym, display the expansion as
-// written ("rl" / "reinforcement learning"); and the reverse, key the
-// analyzed terms of the expansion joined by ' ', display the acronym.
+// Acronym definitions: key is the acronym's analyzed term, display the
+// expansion as written ("rl" / "reinforcement learning"); and the reverse,
+// key the analyzed terms of the expansion without stopwords joined by ' ',
+// display the acronym ("reinforc learn" / "RL").
 inline constexpr absl::string_view kAcronymField = "acronym";
 inline constexpr absl::string_view kExpansionField = "expansion";
 
@@ -63,8 +64,8 @@ struct FieldTermParts {
 bool ParseFieldTerm(absl::string_view term, FieldTermParts* parts);
 
 // The distinct field terms of `paper`, in a fixed order: venue, year (4
-// digits, if not 0), "has:code" (if has_code or any code URL), code hosts,
-// methods, datasets, acronym definitions both ways.
+// digits, if not 0), "has:code" (if has_code), code hosts, methods,
+// datasets, acronym definitions both ways.
 std::vector<std::string> FieldTermsOf(const v1::Paper& paper);
 
 }  // namespace paperdb::index

@@ -288,8 +288,7 @@ class Expander {
     PAPERDB_ASSIGN_OR_RETURN(
         std::vector<TermDf> found,
         ScanTerms(store_,
-                  index::FieldTermPrefix(index::kAcronymField,
-                                         index::FieldKey(node.word)),
+                  index::FieldTermPrefix(index::kAcronymField, node.terms[0]),
                   100));
     if (found.empty()) return absl::OkStatus();
     std::stable_sort(

@@ -114,10 +114,27 @@ TEST_F(SearchLanguageE2eTest, FieldFiltersRestrict) {
   EXPECT_GT(code.total_size(), 0);
   EXPECT_LT(code.total_size(), all);
   for (const v1::SearchResult& r : code.results()) {
-    EXPECT_GT(r.paper().code_urls_size(), 0) << r.paper().id();
+    EXPECT_TRUE(r.paper().has_code()) << r.paper().id();
   }
   const v1::SearchPapersResponse lift = Search("host:github.com forecasting");
   EXPECT_TRUE(AnyHas(lift, "LIFT"));
+}
+
+TEST_F(SearchLanguageE2eTest, ExtractedFieldsFilterAndAcronymsExpand) {
+  // LIFT's abstract introduces the method and links its code.
+  const v1::SearchPapersResponse lift = Search("method:LIFT");
+  ASSERT_EQ(lift.total_size(), 1);
+  EXPECT_THAT(lift.results(0).paper().abstract(), HasSubstr("leading"));
+  // "reinforcement learning (RL)" is defined in the corpus: RL alone also
+  // finds papers that only spell it out, and says so.
+  const v1::SearchPapersResponse rl = Search("RL");
+  const v1::SearchPapersResponse spelled = Search("\"reinforcement learning\"");
+  EXPECT_GE(rl.total_size(), spelled.total_size());
+  bool expanded = false;
+  for (const v1::QueryRewrite& r : rl.rewrites()) {
+    expanded |= r.kind() == v1::QueryRewrite::KIND_ACRONYM_EXPANSION;
+  }
+  EXPECT_TRUE(expanded);
 }
 
 TEST_F(SearchLanguageE2eTest, FacetCountsEqualPagedTotals) {
@@ -139,7 +156,7 @@ TEST_F(SearchLanguageE2eTest, FacetCountsEqualPagedTotals) {
   for (int guard = 0; guard < 100; ++guard) {
     for (const v1::SearchResult& r : page.results()) {
       EXPECT_TRUE(ids.insert(r.paper().id()).second) << r.paper().id();
-      with_code += r.paper().code_urls_size() > 0;
+      with_code += r.paper().has_code();
       bool on_github = false;
       for (const v1::CodeUrl& u : r.paper().code_urls()) {
         on_github |= u.host() == "github.com";
