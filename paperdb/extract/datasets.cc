@@ -112,8 +112,12 @@ void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
 
 // A kName token (or a listed spelling) that ends right before `end`.
 bool TokenBefore(absl::string_view text, size_t end, Match* match) {
+  constexpr size_t kMaxNameBytes = 64;  // Longer runs are not names.
   size_t begin = end;
-  while (begin > 0 && IsNameChar(text[begin - 1])) --begin;
+  while (begin > 0 && IsNameChar(text[begin - 1])) {
+    if (end - begin >= kMaxNameBytes) return false;
+    --begin;
+  }
   const Span token = NameTokenAt(text, begin);
   if (token.end != end || token.size() == 0) return false;
   const absl::string_view name = text.substr(token.begin, token.size());
@@ -167,8 +171,10 @@ void ParenthesizedNames(absl::string_view text, std::vector<Match>* matches) {
     for (size_t at = text.find(head); at != absl::string_view::npos;
          at = text.find(head, at + 1)) {
       if (at > 0 && IsAlnumAt(text, at - 1)) continue;
-      const size_t open = text.find('(', at);
-      if (open == absl::string_view::npos || open - at > kMaxGapBytes) continue;
+      // Searched in a bounded window, so that text with many dataset words
+      // and no parenthesis stays linear.
+      const size_t open = text.substr(0, at + kMaxGapBytes).find('(', at);
+      if (open == absl::string_view::npos) continue;
       const absl::string_view gap = text.substr(at, open - at);
       if (gap.find_first_of(".;:,)") != absl::string_view::npos) continue;
       const Span token = NameTokenAt(text, open + 1);
@@ -204,8 +210,11 @@ void IntroducedAsData(absl::string_view text, std::vector<Match>* matches) {
       if (!EndsNounPhrase(text, at + head.size())) continue;
       // At most three words between the comma and the head, the first "a"
       // or "an".
-      const size_t comma = text.rfind(',', at);
-      if (comma == absl::string_view::npos || at - comma > 40) continue;
+      constexpr size_t kMaxGapBytes = 40;
+      const size_t from = at > kMaxGapBytes ? at - kMaxGapBytes : 0;
+      const size_t window_comma = text.substr(from, at - from).rfind(',');
+      if (window_comma == absl::string_view::npos) continue;
+      const size_t comma = from + window_comma;
       const absl::string_view between = text.substr(comma + 1, at - comma - 1);
       if (!absl::StartsWith(between, " a ") &&
           !absl::StartsWith(between, " an ") && between != " a" &&

@@ -2,10 +2,13 @@
 //
 // Two sources: the curated list paperdb/extract/datasets.txt (compiled into
 // the binary; see that file for its format and matching rules), and
-// patterns: "the X dataset|benchmark|corpus|suite" and "a new dataset, X,"
-// with X a name token, and acronyms whose long form holds "Dataset" or
-// "Benchmark" ("Datasets with Diverse human Demonstrations for Imitation
-// Learning (D3IL)").
+// patterns, X being one name token (paperdb/extract/name_shape.h):
+//   "the X dataset|datasets|benchmark|benchmarks|corpus|suite",
+//   "a new dataset|benchmark, X",
+//   "X, a [new] benchmark|dataset|evaluation|corpus|testbed to|for|...",
+//   "Dataset|Benchmark|dataset ... (X)" in one clause ("the Spiking
+//       Heidelberg Dataset (SHD)", "a dataset about image-text pairs (GrIT)"),
+//   acronyms whose long form holds the word "Dataset" or "Benchmark".
 
 #ifndef PAPERDB_EXTRACT_DATASETS_H_
 #define PAPERDB_EXTRACT_DATASETS_H_

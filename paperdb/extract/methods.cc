@@ -176,8 +176,13 @@ class MethodFinder {
   // the name is data, which FindDatasets() reports.
   bool IntroducedAsData(size_t end) const {
     if (end + 2 >= text_.size() || text_[end] != ',') return false;
-    size_t k = 0;
-    while (k < words_.size() && words_[k].begin <= end) ++k;
+    // The first word after `end` (words are in order).
+    const size_t k =
+        static_cast<size_t>(std::upper_bound(words_.begin(), words_.end(), end,
+                                             [](size_t at, const Word& w) {
+                                               return at < w.begin;
+                                             }) -
+                            words_.begin());
     if (k >= words_.size() || (Lower(k) != "a" && Lower(k) != "an")) {
       return false;
     }
@@ -260,7 +265,11 @@ class MethodFinder {
       const absl::string_view raw = Raw(j);
       if (raw.front() != '(') continue;
       const size_t open = words_[j].begin;
-      const size_t close = text_.find(')', open);
+      // A name token, so the ')' is near: a bounded search keeps text with
+      // many unclosed parentheses linear.
+      constexpr size_t kMaxNameBytes = 64;
+      const size_t close =
+          text_.substr(0, open + kMaxNameBytes).find(')', open);
       if (close == absl::string_view::npos) return false;
       NameShape shape;
       const Span token = NameAt(open + 1, &shape);

@@ -9,10 +9,11 @@
 //   "our method|approach|model|framework, X",
 //   "a method, X," (an appositive after "we propose ... framework"),
 //   "X: a ..." or "X: Expansion Of X", "**X**" and "\textbf{X}",
-//   but not "X, a new benchmark|dataset|evaluation" (that is data),
 //   "we propose [a] Long Name (ACRONYM)" and "named Long Name (ACRONYM)"
 //       (the acronym is reported; not when the long name ends in "Problem",
-//       "Task", "Dataset", "Benchmark", ...).
+//       "Task", "Dataset", "Benchmark", ...),
+// but not "X, a new benchmark|dataset|evaluation to ..." (that is data, which
+// FindDatasets() reports).
 // Name shapes are those of paperdb/extract/name_shape.h; a token with a
 // trailing lower-case part ("CLIP-guided", "RoPE-based") is not a name.
 
