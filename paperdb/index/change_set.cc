@@ -25,9 +25,10 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
       text::ThreadLocalAnalyzer().Analyze(paper.abstract());
   absl::flat_hash_map<absl::string_view, size_t> slot;
   for (const text::AnalyzedToken& token : tokens) {
-    // A joined compound adds a term, not a word, at its first part's
-    // position: the BM25 length counts words.
-    if (!token.compound) ++analyzed.doc_length;
+    // The BM25 length counts content words, as Lucene's norms do behind a
+    // stop filter: not stopwords (indexed only for phrases), and not a
+    // joined compound, which adds a term at its first part's position.
+    if (!token.compound && !token.stopword) ++analyzed.doc_length;
     auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);

@@ -43,7 +43,7 @@ struct AnalyzedPaper {
     std::vector<uint32_t> positions;  // Token positions, ascending.
   };
   v1::Paper paper;
-  uint32_t doc_length = 0;  // In words: the BM25 document length.
+  uint32_t doc_length = 0;  // Content words (no stopwords): BM25 length.
   std::vector<Term> terms;  // Distinct terms, in order of first occurrence.
 };
 
