@@ -303,9 +303,20 @@ absl::Status QueryEngine::SearchPapers(
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
                            searcher.Search(expanded.query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
+  const bool some = !hits.any_terms && hits.full_total < hits.total;
   response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
+                           : some         ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
                                           : v1::MATCH_MODE_ALL_TERMS);
+  response->set_full_match_count(
+      static_cast<int64_t>(hits.any_terms ? 0 : hits.full_total));
+  std::vector<std::string> facet_fields;
   for (const std::string& field : request.facet_fields()) {
+    if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
+        facet_fields.end()) {
+      facet_fields.push_back(field);
+    }
+  }
+  for (const std::string& field : facet_fields) {
     PAPERDB_ASSIGN_OR_RETURN(const search::FacetResult facet,
                              search::CountFacet(*store_, field, hits.matches,
                                                 facet_size, cancelled));
@@ -382,7 +393,7 @@ absl::Status QueryEngine::SimilarPapers(
       break;
     default:
       return absl::InvalidArgumentError(
-          "set one of name (a paper to start from) or text");
+          "set name (a paper to start from) or text");
   }
   PAPERDB_ASSIGN_OR_RETURN(
       const std::vector<search::SimilarTerm> terms,

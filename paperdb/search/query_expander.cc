@@ -13,6 +13,7 @@
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/text/analyzer.h"
+#include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/utf8.h"
 
@@ -158,10 +159,16 @@ class Expander {
         }
       }
     }
+    // Stopwords would make `a*` match every paper.
+    std::erase_if(found,
+                  [](const TermDf& t) { return text::IsStopword(t.term); });
     std::sort(found.begin(), found.end(), [](const TermDf& a, const TermDf& b) {
       return a.df > b.df || (a.df == b.df && a.term < b.term);
     });
-    if (found.size() > kMaxPrefixTerms) found.resize(kMaxPrefixTerms);
+    const size_t budget =
+        kMaxExpandedTerms - std::min(kMaxExpandedTerms, prefix_terms_);
+    found.resize(std::min({found.size(), kMaxPrefixTerms, budget}));
+    prefix_terms_ += found.size();
     QueryRewrite rewrite{
         QueryRewrite::Kind::kPrefix, node->terms[0] + "*", node->position, {}};
     std::vector<QueryNode> children;
@@ -441,6 +448,7 @@ class Expander {
   }
 
   const storage::Store& store_;
+  size_t prefix_terms_ = 0;  // Terms all prefixes expanded to so far.
   std::vector<QueryRewrite> rewrites_;
   absl::flat_hash_map<std::string, uint32_t> dfs_;
 };

@@ -4,7 +4,8 @@
 //  - Field filters become the field terms that match them (a year range:
 //    every stored year inside it).
 //  - `prefix*` becomes the (at most kMaxPrefixTerms) most frequent terms
-//    starting with the prefix or its stem.
+//    starting with the prefix or its stem, stopwords left out; all the
+//    prefixes of a query expand to at most kMaxExpandedTerms terms.
 //  - Spelling: a word no paper contains, of at least 5 code points, is
 //    replaced by the stored terms within Damerau-Levenshtein distance 1
 //    (2 from 9 code points on) that start with the same character (the
@@ -35,6 +36,7 @@
 namespace paperdb::search {
 
 inline constexpr size_t kMaxPrefixTerms = 64;
+inline constexpr size_t kMaxExpandedTerms = 256;
 inline constexpr size_t kMaxCorrections = 3;
 inline constexpr size_t kMaxConjunctionTerms = 32;
 

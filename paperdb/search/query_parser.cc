@@ -181,9 +181,8 @@ class Parser {
     }
     absl::StatusOr<QueryNode> first = ParseAnd(depth);
     if (!first.ok()) return first.status();
-    const bool first_empty = IsEmpty(*first);
-    if (!first_empty) AddChild(*std::move(first), &node);
-    bool any_or = false;
+    const bool first_excludes_only = OnlyExcludes(*first);
+    if (!IsEmpty(*first)) AddChild(*std::move(first), &node);
     while (true) {
       SkipSpaces();
       if (!OperatorAt("OR")) break;
@@ -194,25 +193,28 @@ class Parser {
         return Error(or_position,
                      "dangling OR: expected a word, phrase or '(' after it");
       }
-      any_or = true;
+      if (first_excludes_only) {
+        return Error(node.position,
+                     "an OR operand cannot only exclude: write `a -b`, not "
+                     "`-b OR a`");
+      }
       absl::StatusOr<QueryNode> next = ParseAnd(depth);
       if (!next.ok()) return next.status();
-      if (next->kind == QueryNode::Kind::kAnd && !next->children.empty() &&
-          next->children.size() == CountExcluded(*next)) {
+      if (OnlyExcludes(*next)) {
         return Error(or_position,
                      "an OR operand cannot only exclude: write `a -b`, not "
                      "`a OR -b`");
       }
       if (!IsEmpty(*next)) AddChild(*std::move(next), &node);
     }
-    if (any_or && !node.children.empty() && node.children.size() == 1 &&
-        node.children[0].kind == QueryNode::Kind::kAnd &&
-        CountExcluded(node.children[0]) == node.children[0].children.size()) {
-      return Error(node.position,
-                   "an OR operand cannot only exclude: write `a -b`, not "
-                   "`-b OR a`");
-    }
     return Simplify(std::move(node));
+  }
+
+  // True for a conjunction of exclusions only (`-a -b`), or one exclusion.
+  static bool OnlyExcludes(const QueryNode& node) {
+    if (node.excluded) return true;
+    return node.kind == QueryNode::Kind::kAnd && !node.children.empty() &&
+           node.children.size() == CountExcluded(node);
   }
 
   static size_t CountExcluded(const QueryNode& node) {
@@ -281,11 +283,18 @@ class Parser {
       }
       excluded = true;
     }
+    if (excluded && (OperatorAt("NOT") || MinusAt(text_, at_) > 0)) {
+      return Error(position,
+                   "a double exclusion (`--x`, `NOT NOT x`, `NOT -x`): "
+                   "expected a word, phrase or '(' to exclude");
+    }
     absl::StatusOr<QueryNode> node = ParsePrimary(depth);
     if (!node.ok()) return node.status();
     if (excluded) {
-      if (node->excluded) {
-        return Error(position, "a double exclusion (`--x`, `NOT -x`)");
+      if (OnlyExcludes(*node)) {
+        return Error(position,
+                     "a double exclusion (`-(-x)`): expected something to "
+                     "match inside the excluded group");
       }
       node->excluded = true;
       node->position = position;
@@ -330,7 +339,9 @@ class Parser {
       const size_t digits = at_;
       while (!AtEnd() && absl::ascii_isdigit(text_[at_])) Advance(1);
       uint32_t slop = 0;
-      if (at_ == digits ||
+      const bool ends = AtEnd() || SpaceAt(text_, at_) > 0 || AtClose() ||
+                        QuoteAt(text_, at_) > 0;
+      if (at_ == digits || !ends ||
           !absl::SimpleAtoi(text_.substr(digits, at_ - digits), &slop) ||
           slop > kMaxSlop) {
         return Error(tilde, absl::StrCat("expected a number of positions "
@@ -404,15 +415,20 @@ class Parser {
     const size_t start = at_;
     const size_t end = WordEnd();
     absl::string_view word = text_.substr(start, end - start);
-    // field:value (not a URL such as https://...).
+    // field:value (not a URL such as https://...). A known field with
+    // nothing after the colon is an error; "Note:" is a word.
     if (const size_t colon = word.find(':');
         colon != absl::string_view::npos && colon > 0 &&
-        !absl::StartsWith(word.substr(colon + 1), "/") &&
-        (colon + 1 < word.size() || QuoteAt(text_, start + colon + 1) > 0)) {
+        !absl::StartsWith(word.substr(colon + 1), "/")) {
       const absl::string_view name = word.substr(0, colon);
       bool letters = true;
       for (char c : name) letters &= absl::ascii_isalpha(c) || c == '_';
-      if (letters) return ParseField(absl::AsciiStrToLower(name), colon);
+      const std::string field = absl::AsciiStrToLower(name);
+      const bool has_value =
+          colon + 1 < word.size() || QuoteAt(text_, start + colon + 1) > 0;
+      if (letters && (has_value || IsField(field))) {
+        return ParseField(field, colon);
+      }
     }
     Advance(end - start);
     bool prefix = false;
@@ -472,6 +488,12 @@ class Parser {
     node.children.push_back(std::move(phrase));
     for (QueryNode& j : joined) AddChild(std::move(j), &node);
     return node;
+  }
+
+  static bool IsField(absl::string_view name) {
+    return name == index::kVenueField || name == index::kYearField ||
+           name == index::kHasField || name == index::kHostField ||
+           name == index::kMethodField || name == index::kDatasetField;
   }
 
   // Parses "name:value" at at_; `colon` is the colon's byte offset from at_.
@@ -544,7 +566,12 @@ class Parser {
       if (from.empty()) node.value = "0000";
       if (to.empty()) node.value_end = "9999";
     }
-    if (!ok || node.value > node.value_end) {
+    if (ok && node.value > node.value_end) {
+      return Error(position,
+                   absl::StrCat("year: the range ", value,
+                                " is reversed: write the earlier year first"));
+    }
+    if (!ok) {
       return Error(position,
                    "year: expected a year such as 2024 or a range such as "
                    "2020..2023, 2020.. or ..2023");

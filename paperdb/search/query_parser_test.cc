@@ -157,6 +157,14 @@ TEST(QueryParserTest, OpenYearRanges) {
   EXPECT_EQ(Top(query)[1].value_end, "2019");
 }
 
+TEST(QueryParserTest, AColonAfterAnUnknownNameIsPunctuation) {
+  absl::StatusOr<Query> query = ParseQuery("Note: graph");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("note"));
+}
+
 TEST(QueryParserTest, UrlsAreWordsNotFields) {
   absl::StatusOr<Query> query = ParseQuery("https://github.com/x/y");
   ASSERT_THAT(query, IsOk());
@@ -187,6 +195,20 @@ TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
   EXPECT_THAT(ErrorOf("year:24"), HasSubstr("character 5: year: expected"));
   EXPECT_THAT(ErrorOf("year:2024..2020"), HasSubstr("character 5"));
   EXPECT_THAT(ErrorOf("has:data"), HasSubstr("character 4: has: expected"));
+  EXPECT_THAT(ErrorOf("-graph OR network"),
+              HasSubstr("character 0: an OR operand cannot only exclude"));
+  EXPECT_THAT(ErrorOf("NOT NOT graph"),
+              HasSubstr("character 0: a double exclusion"));
+  EXPECT_THAT(ErrorOf("graph --network"),
+              HasSubstr("character 6: a double exclusion"));
+  EXPECT_THAT(ErrorOf("graph -(-network)"),
+              HasSubstr("character 6: a double exclusion"));
+  EXPECT_THAT(ErrorOf("\"graph neural\"~1.5"),
+              HasSubstr("character 14: expected a number"));
+  EXPECT_THAT(ErrorOf("graph venue:"),
+              HasSubstr("character 12: expected a value after 'venue:'"));
+  EXPECT_THAT(ErrorOf("year:2025..2023"),
+              HasSubstr("character 5: year: the range 2025..2023 is reversed"));
 }
 
 TEST(QueryParserTest, ParenthesesInsideAWordAreText) {

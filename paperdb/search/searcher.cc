@@ -173,6 +173,7 @@ class Evaluation {
     PAPERDB_RETURN_IF_ERROR(postings.status());
     hits.top = top.Take();
     hits.full_matches = hits.top.size();
+    hits.full_total = hits.total;
     return hits;
   }
 
@@ -330,6 +331,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
       (hits.total > 0 && !relevance)) {
     if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
     hits.full_matches = hits.top.size();
+    hits.full_total = hits.total;
     return hits;
   }
   it.reset();
@@ -351,6 +353,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   if (top.size() > options.top_k) top.resize(options.top_k);
   SearchHits merged;
   merged.full_matches = top.size();
+  merged.full_total = hits.total;
   for (const ScoredDoc& d : partial.top) {
     if (top.size() >= options.top_k) break;
     if (!full.contains(d.doc)) top.push_back(d);

@@ -63,6 +63,9 @@ struct SearchHits {
   // top[0, full_matches) match the whole query; the rest (relevance order
   // only, when fewer than kFillBelow papers match it all) match part of it.
   size_t full_matches = 0;
+  // Matches of the whole query over all pages (total counts partial ones
+  // too); 0 with any_terms.
+  uint64_t full_total = 0;
   std::vector<uint32_t> matches;  // Sorted; with collect_matches only.
 };
 

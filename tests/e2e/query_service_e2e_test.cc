@@ -46,7 +46,10 @@ TEST_F(QueryServiceE2eTest,
               HasSubstr("efficient algorithms to learn these delays"));
   EXPECT_THAT(top.urls(),
               ::testing::Contains("https://github.com/Thvnvtos/SNN-delays"));
-  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+  // One abstract has all four words; papers with some follow it.
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
+  EXPECT_EQ(response.full_match_count(), 1);
+  EXPECT_FALSE(response.results(0).partial_match());
 }
 
 TEST_F(QueryServiceE2eTest, PhraseFindsLiftAndHighlightsExactlyThePhrase) {

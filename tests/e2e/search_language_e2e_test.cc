@@ -55,6 +55,28 @@ TEST_F(SearchLanguageE2eTest, OrMatchesEitherSide) {
   EXPECT_TRUE(AnyHas(either, "iTransformer"));
   EXPECT_TRUE(AnyHas(either, "Pathformer"));
   EXPECT_EQ(either.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+  EXPECT_EQ(either.full_match_count(), 2);
+}
+
+TEST_F(SearchLanguageE2eTest, FewFullMatchesAreFollowedByPartialOnes) {
+  v1::SearchPapersRequest request;
+  request.set_query("graph network");
+  request.set_page_size(100);
+  const v1::SearchPapersResponse response = Search(request);
+  const int64_t graph = Search("graph").total_size();
+  const int64_t network = Search("network").total_size();
+  const int64_t either = Search("graph OR network").total_size();
+
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
+  ASSERT_GT(response.full_match_count(), 0);
+  EXPECT_LT(response.full_match_count(), std::min(graph, network));
+  EXPECT_EQ(response.total_size(), either);
+  ASSERT_EQ(response.results_size(), either);
+  for (int i = 0; i < response.results_size(); ++i) {
+    EXPECT_EQ(response.results(i).partial_match(),
+              i >= response.full_match_count())
+        << i;
+  }
 }
 
 TEST_F(SearchLanguageE2eTest, ParenthesesAndExclusionsCombine) {
