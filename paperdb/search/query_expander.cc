@@ -10,8 +10,10 @@
 #include "absl/strings/str_join.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
+#include "paperdb/index/posting_iterator.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
+#include "paperdb/storage/paper_table.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
@@ -70,6 +72,29 @@ absl::StatusOr<std::vector<TermDf>> ScanTerms(const storage::Store& store,
   return out;
 }
 
+// The word of a stored abstract that analyzes to `term`, case-folded
+// ("indicators" for "indic"), or `term` itself if none is found: what a
+// user recognises in a rewrite.
+absl::StatusOr<std::string> SurfaceWord(const storage::Store& store,
+                                        const std::string& term) {
+  index::PostingIterator postings(store, term);
+  if (postings.doc() == index::kNoMoreDocs) {
+    PAPERDB_RETURN_IF_ERROR(postings.status());
+    return term;
+  }
+  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::PaperRecord record,
+                           storage::PaperTable(&store).Get(postings.doc()));
+  const std::string& text = record.paper().abstract();
+  for (const text::AnalyzedToken& token :
+       text::ThreadLocalAnalyzer().Analyze(text)) {
+    if (token.term == term) {
+      return text::Analyzer::Fold(absl::string_view(text).substr(
+          token.start_byte, token.end_byte - token.start_byte));
+    }
+  }
+  return term;
+}
+
 QueryNode TermNode(std::string term, uint32_t position) {
   QueryNode node;
   node.kind = Kind::kTerm;
@@ -97,6 +122,16 @@ class Expander {
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
+    // Corrections and prefix expansions are stems: show words instead.
+    for (QueryRewrite& rewrite : rewrites_) {
+      if (rewrite.kind != QueryRewrite::Kind::kSpelling &&
+          rewrite.kind != QueryRewrite::Kind::kPrefix) {
+        continue;
+      }
+      for (std::string& replacement : rewrite.replacements) {
+        PAPERDB_ASSIGN_OR_RETURN(replacement, SurfaceWord(store_, replacement));
+      }
+    }
     return ExpandedQuery{std::move(query), std::move(rewrites_)};
   }
 

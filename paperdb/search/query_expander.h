@@ -46,7 +46,11 @@ struct QueryRewrite {
   Kind kind = Kind::kSpelling;
   std::string original;   // The word, phrase or prefix as typed/analyzed.
   uint32_t position = 0;  // Code point offset in the query.
-  std::vector<std::string> replacements;  // Terms or phrases used instead.
+  // What was searched instead: for spelling and prefixes, one word per
+  // term as an abstract writes it, case-folded ("indicators", not the
+  // stem "indic"); acronym expansions as the abstracts write them; for
+  // kDropped, the dropped terms.
+  std::vector<std::string> replacements;
 };
 
 struct ExpandedQuery {

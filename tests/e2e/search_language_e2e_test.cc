@@ -99,7 +99,8 @@ TEST_F(SearchLanguageE2eTest, PrefixExpandsAndSaysSo) {
   EXPECT_EQ(response.rewrites(0).kind(),
             v1::QueryRewrite::KIND_PREFIX_EXPANSION);
   EXPECT_EQ(response.rewrites(0).original(), "watermark*");
-  EXPECT_THAT(response.rewrites(0).replacements(), Contains("watermark"));
+  // One stem, "watermark", shown as the first word an abstract uses for it.
+  EXPECT_THAT(response.rewrites(0).replacements(), Contains("watermarking"));
 }
 
 TEST_F(SearchLanguageE2eTest, MisspeltWordIsCorrectedAndReported) {
@@ -114,7 +115,7 @@ TEST_F(SearchLanguageE2eTest, MisspeltWordIsCorrectedAndReported) {
             v1::QueryRewrite::KIND_SPELLING_CORRECTION);
   EXPECT_EQ(typo.rewrites(0).original(), "indicatros");
   EXPECT_EQ(typo.rewrites(0).position(), 8);
-  EXPECT_THAT(typo.rewrites(0).replacements(), Contains("indic"));
+  EXPECT_THAT(typo.rewrites(0).replacements(), Contains("indicators"));
 }
 
 TEST_F(SearchLanguageE2eTest, ProximityPhraseAllowsWordsBetween) {
