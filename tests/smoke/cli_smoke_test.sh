@@ -47,7 +47,7 @@ set -e
 [[ $status -eq 2 ]] && grep -q 'environment variable PAPERDB_CATCH_UP_INTERVAL_MS' <<<"$out" \
   || fail "bad environment flag: $status $out"
 PAPERDB_CATCH_UP_INTERVAL_MS=100 "$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 \
-  --shutdown_notice_seconds=2 2>"$WORK/qs.log" &
+  --shutdown_notice_seconds=5 2>"$WORK/qs.log" &
 QS_PID=$!
 for _ in $(seq 100); do
   port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/qs.log")
