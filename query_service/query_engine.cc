@@ -286,6 +286,11 @@ absl::Status QueryEngine::SearchPapers(
   absl::ReaderMutexLock lock(&mu_);
   PAPERDB_ASSIGN_OR_RETURN(search::ExpandedQuery expanded,
                            search::ExpandQuery(*store_, std::move(parsed)));
+  if (expanded.query.read_as_text) {
+    v1::QueryRewrite* rewrite = response->add_rewrites();
+    rewrite->set_kind(v1::QueryRewrite::KIND_READ_AS_TEXT);
+    rewrite->set_original(request.query().substr(0, 80));
+  }
   for (const search::QueryRewrite& r : expanded.rewrites) {
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(RewriteKind(r.kind));

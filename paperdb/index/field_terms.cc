@@ -40,6 +40,14 @@ std::string FieldKey(absl::string_view value) {
   return CollapseSpaces(text::Analyzer::Fold(CollapseSpaces(value)));
 }
 
+std::string NameKey(absl::string_view name) {
+  std::string key = FieldKey(name);
+  std::erase_if(key, [](char c) {
+    return c == ' ' || c == '-' || c == '_' || c == '.' || c == '/';
+  });
+  return key;
+}
+
 std::string FieldPrefix(absl::string_view field) {
   return absl::StrCat("\x01", field, ":");
 }
@@ -87,20 +95,24 @@ std::vector<std::string> FieldTermsOf(const v1::Paper& paper) {
     }
   }
   for (const v1::Mention& method : paper.methods()) {
-    if (!FieldKey(method.name()).empty()) {
-      AddUnique(FieldTerm(kMethodField, method.name()), &terms);
+    const std::string key = NameKey(method.name());
+    if (!key.empty()) {
+      AddUnique(FieldTerm(kMethodField, method.name(), key), &terms);
     }
   }
   for (const v1::Mention& dataset : paper.datasets()) {
-    if (!FieldKey(dataset.name()).empty()) {
-      AddUnique(FieldTerm(kDatasetField, dataset.name()), &terms);
+    const std::string key = NameKey(dataset.name());
+    if (!key.empty()) {
+      AddUnique(FieldTerm(kDatasetField, dataset.name(), key), &terms);
     }
   }
   for (const v1::AcronymDefinition& acronym : paper.acronyms()) {
     // The acronym's key is its analyzed term ("LLMs" -> "llm"), so a query
     // word meets it however it is inflected.
-    const std::string short_form =
-        text::ThreadLocalAnalyzer().Term(acronym.acronym());
+    const std::vector<text::AnalyzedToken> acronym_tokens =
+        text::ThreadLocalAnalyzer().Analyze(acronym.acronym());
+    if (acronym_tokens.size() != 1) continue;
+    const std::string& short_form = acronym_tokens[0].term;
     std::string long_form;
     for (const text::AnalyzedToken& token :
          text::ThreadLocalAnalyzer().Analyze(acronym.expansion())) {

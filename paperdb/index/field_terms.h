@@ -44,6 +44,10 @@ inline bool IsFieldTerm(absl::string_view term) {
 // control characters collapsed to one ' ', trimmed.
 std::string FieldKey(absl::string_view value);
 
+// The key of a method or dataset name: FieldKey() without spaces, '-', '_',
+// '.' and '/', so that "CIFAR10", "cifar-10" and "CIFAR 10" are one name.
+std::string NameKey(absl::string_view name);
+
 // "\x01" field ":" key "\x1f": every field term of that key starts with it.
 std::string FieldTermPrefix(absl::string_view field, absl::string_view key);
 

@@ -33,6 +33,9 @@ struct QueryNode {
   std::vector<QueryNode> children;
   bool excluded = false;  // Only on children of a kAnd.
   bool dismax = false;
+  // Made by the query expander (an acronym and its expansion): not
+  // expanded again.
+  bool expansion = false;
   // The word as typed (kTerm from a bare word), for spelling corrections and
   // acronym expansion; empty for terms from phrases or expansions.
   std::string word;
@@ -43,6 +46,9 @@ struct QueryNode {
 struct Query {
   // A kAnd node (possibly with no children) at the top.
   QueryNode root;
+  // The text did not parse as a query but is long enough to be pasted
+  // prose (query_parser.h), so it was read as plain words.
+  bool read_as_text = false;
 
   // True if nothing is required (empty, only stopwords, only exclusions).
   bool MatchesNothing() const;

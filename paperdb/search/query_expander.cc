@@ -231,6 +231,7 @@ class Expander {
     node->excluded = false;
     if (df > 0) alternatives.insert(alternatives.begin(), std::move(*node));
     *node = OrNode(std::move(alternatives), true, position, excluded);
+    node->expansion = true;
     return absl::OkStatus();
   }
 
@@ -278,10 +279,13 @@ class Expander {
                                           a.second.term < b.second.term)));
         });
     const uint32_t best = candidates[0].first;
+    const uint32_t best_df = candidates[0].second.df;
     QueryRewrite rewrite{
         QueryRewrite::Kind::kSpelling, node.word, node.position, {}};
     for (auto& [d, t] : candidates) {
       if (d != best || out.size() >= kMaxCorrections) break;
+      // A far rarer neighbour is noise ("lerning": "learn", not "len").
+      if (t.df * 10 < best_df) break;
       rewrite.replacements.push_back(t.term);
       dfs_[t.term] = t.df;
       out.push_back(TermNode(std::move(t.term), node.position));
@@ -364,6 +368,7 @@ class Expander {
   // Runs of 2 to 6 consecutive words in a conjunction, or a phrase, that
   // spell a defined expansion also match its acronym.
   absl::Status ExpandExpansions(QueryNode* node) {
+    if (node->expansion) return absl::OkStatus();
     if (node->kind == Kind::kOr) {
       for (QueryNode& child : node->children) {
         PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&child));
@@ -383,6 +388,7 @@ class Expander {
         alternatives.push_back(std::move(*node));
         alternatives.push_back(TermNode(*std::move(acronym), position));
         *node = OrNode(std::move(alternatives), true, position, false);
+        node->expansion = true;
       }
       return absl::OkStatus();
     }
@@ -404,8 +410,12 @@ class Expander {
         PAPERDB_ASSIGN_OR_RETURN(std::optional<std::string> acronym,
                                  AcronymOf(words));
         if (!acronym.has_value()) continue;
+        std::vector<std::string> typed;
+        for (size_t k = i; k < i + n; ++k) {
+          typed.push_back(c[k].word.empty() ? c[k].terms[0] : c[k].word);
+        }
         rewrites_.push_back({QueryRewrite::Kind::kAcronym,
-                             absl::StrJoin(words, " "),
+                             absl::StrJoin(typed, " "),
                              c[i].position,
                              {*acronym}});
         QueryNode all;
@@ -418,6 +428,7 @@ class Expander {
         alternatives.push_back(std::move(all));
         alternatives.push_back(TermNode(*std::move(acronym), c[i].position));
         c[i] = OrNode(std::move(alternatives), true, c[i].position, false);
+        c[i].expansion = true;
         c.erase(c.begin() + static_cast<ptrdiff_t>(i) + 1,
                 c.begin() + static_cast<ptrdiff_t>(i + n));
         break;
@@ -429,11 +440,16 @@ class Expander {
   // The analyzed acronym whose expansion's content terms are `terms`.
   absl::StatusOr<std::optional<std::string>> AcronymOf(
       const std::vector<std::string>& terms) {
+    std::vector<std::string> content;
+    for (const std::string& term : terms) {
+      if (!text::IsStopword(term)) content.push_back(term);
+    }
+    if (content.empty()) return std::nullopt;
     PAPERDB_ASSIGN_OR_RETURN(
         std::vector<TermDf> found,
         ScanTerms(store_,
                   index::FieldTermPrefix(index::kExpansionField,
-                                         absl::StrJoin(terms, " ")),
+                                         absl::StrJoin(content, " ")),
                   100));
     if (found.empty()) return std::nullopt;
     std::stable_sort(
@@ -441,9 +457,10 @@ class Expander {
         [](const TermDf& a, const TermDf& b) { return a.df > b.df; });
     index::FieldTermParts parts;
     if (!index::ParseFieldTerm(found[0].term, &parts)) return std::nullopt;
-    const std::string acronym = text::ThreadLocalAnalyzer().Term(parts.display);
-    if (acronym.empty()) return std::nullopt;
-    return acronym;
+    std::vector<text::AnalyzedToken> tokens =
+        text::ThreadLocalAnalyzer().Analyze(parts.display);
+    if (tokens.size() != 1) return std::nullopt;
+    return std::move(tokens[0].term);
   }
 
   // A top-level conjunction of too many words keeps the rarest.

@@ -430,6 +430,14 @@ class Parser {
         return ParseField(field, colon);
       }
     }
+    if (const size_t tilde = word.rfind('~');
+        tilde != absl::string_view::npos && tilde + 1 < word.size() &&
+        absl::ascii_isdigit(word[tilde + 1])) {
+      Advance(tilde);
+      return Error(code_point_,
+                   "'~N' follows a quoted phrase (\"a b\"~N); a word is "
+                   "already matched with spelling tolerance");
+    }
     Advance(end - start);
     bool prefix = false;
     if (absl::EndsWith(word, "*")) {
@@ -531,7 +539,9 @@ class Parser {
                    absl::StrCat("unknown field '", name, "': expected one of ",
                                 kFieldNames));
     }
-    node.value = index::FieldKey(value);
+    node.value = name == index::kMethodField || name == index::kDatasetField
+                     ? index::NameKey(value)
+                     : index::FieldKey(value);
     if (name == index::kHostField && absl::StartsWith(node.value, "www.")) {
       node.value.erase(0, 4);
     }
@@ -607,6 +617,57 @@ void CollectInto(const QueryNode& node, std::vector<MatchUnit>* units) {
   }
 }
 
+// True for a query of at least kPastedWords white-space separated words.
+bool LooksPasted(absl::string_view text) {
+  size_t words = 0;
+  bool in_word = false;
+  for (size_t i = 0; i < text.size();) {
+    const size_t space = SpaceAt(text, i);
+    if (space > 0) {
+      in_word = false;
+      i += space;
+      continue;
+    }
+    if (!in_word) ++words;
+    in_word = true;
+    i += text::Utf8SequenceLength(static_cast<unsigned char>(text[i]));
+  }
+  return words >= kPastedWords;
+}
+
+// `text` with every character the syntax uses replaced by a space, so that
+// it parses as words only: quotes, brackets, '*', ':', '~', minus signs
+// and the operator words OR, AND, NOT (lower-cased: stopwords).
+std::string AsPlainWords(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    if (const size_t q = QuoteAt(text, i); q > 0) {
+      out.push_back(' ');
+      i += q;
+    } else if (const size_t m = MinusAt(text, i); m > 0) {
+      out.push_back(' ');
+      i += m;
+    } else if (absl::string_view("()*:~").find(text[i]) !=
+               absl::string_view::npos) {
+      out.push_back(' ');
+      ++i;
+    } else {
+      out.push_back(text[i]);
+      ++i;
+    }
+  }
+  for (const std::string op : {"OR", "AND", "NOT"}) {
+    for (size_t at = out.find(op); at != std::string::npos;
+         at = out.find(op, at + op.size())) {
+      for (size_t k = 0; k < op.size(); ++k) {
+        out[at + k] = absl::ascii_tolower(out[at + k]);
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node) {
@@ -630,7 +691,14 @@ absl::StatusOr<Query> ParseQuery(absl::string_view text) {
                                 "query"),
                       "QUERY_NOT_UTF8", {{"byte", absl::StrCat(*bad)}});
   }
-  return Parser(text).Parse();
+  absl::StatusOr<Query> query = Parser(text).Parse();
+  if (query.ok() || !LooksPasted(text)) return query;
+  // A pasted abstract: its brackets, quotes, dashes and colons are prose,
+  // not syntax. Read it again as plain words.
+  absl::StatusOr<Query> plain = Parser(AsPlainWords(text)).Parse();
+  if (!plain.ok()) return query;
+  plain->read_as_text = true;
+  return plain;
 }
 
 }  // namespace paperdb::search

@@ -39,8 +39,13 @@ inline constexpr size_t kMaxClauses = 256;
 inline constexpr size_t kMaxDepth = 32;
 // Largest proximity slop accepted ("..."~N).
 inline constexpr uint32_t kMaxSlop = 64;
+// A query of at least this many words that does not parse is read as plain
+// words instead (a pasted abstract with "1)" or a stray quote), and
+// Query::read_as_text says so.
+inline constexpr size_t kPastedWords = 24;
 
-// Parses `text`. INVALID_ARGUMENT, with the 0-based code point position and
+// Parses `text`. Unless it has kPastedWords words or more (then it is read
+// as plain words), INVALID_ARGUMENT, with the 0-based code point position and
 // what was expected ("query: character 6: unterminated phrase: expected a
 // closing '\"'"), for invalid UTF-8, an unterminated phrase, an unbalanced
 // parenthesis, a dangling operator (`a OR`, `OR a`, `-`), an unknown field

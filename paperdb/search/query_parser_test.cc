@@ -142,7 +142,7 @@ TEST(QueryParserTest, FieldFilters) {
   EXPECT_EQ(Top(query)[1].value_end, "2023");
   EXPECT_EQ(Top(query)[2].value, "code");
   EXPECT_EQ(Top(query)[3].value, "github.com");
-  EXPECT_EQ(Top(query)[4].value, "stanhop net");
+  EXPECT_EQ(Top(query)[4].value, "stanhopnet");
   EXPECT_EQ(Top(query)[5].value, "imagenet");
 }
 
@@ -207,8 +207,28 @@ TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
               HasSubstr("character 14: expected a number"));
   EXPECT_THAT(ErrorOf("graph venue:"),
               HasSubstr("character 12: expected a value after 'venue:'"));
+  EXPECT_THAT(ErrorOf("graph watermark~2"),
+              HasSubstr("character 15: '~N' follows a quoted phrase"));
   EXPECT_THAT(ErrorOf("year:2025..2023"),
               HasSubstr("character 5: year: the range 2025..2023 is reversed"));
+}
+
+TEST(QueryParserTest, APastedAbstractThatIsNotSyntaxIsReadAsWords) {
+  const std::string pasted =
+      "We study two settings: 1) offline reinforcement learning - with "
+      "\"pessimism and 2) online learning where the agent explores the "
+      "environment OR a simulator, and we show that both reach the bound";
+  absl::StatusOr<Query> query = ParseQuery(pasted);
+  ASSERT_THAT(query, IsOk());
+
+  EXPECT_TRUE(query->read_as_text);
+  EXPECT_GE(Top(query).size(), 15u);
+  for (const QueryNode& node : Top(query)) {
+    EXPECT_FALSE(node.excluded);
+    EXPECT_NE(node.kind, Kind::kOr);
+  }
+  // A short malformed query is still an error.
+  EXPECT_THAT(ErrorOf("settings: 1) offline"), HasSubstr("character 11"));
 }
 
 TEST(QueryParserTest, ParenthesesInsideAWordAreText) {
@@ -238,12 +258,21 @@ TEST(QueryParserTest, OnlyTheFirstLeavesCount) {
   EXPECT_EQ(Top(query).size(), kMaxClauses);
 }
 
-TEST(QueryParserTest, OverlongPhraseIsInvalid) {
+TEST(QueryParserTest, OverlongPhraseIsInvalidOrReadAsWords) {
+  // Few typed words, many terms: "x-x-x-...".
+  std::string dashed;
+  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) dashed += "x-";
+  EXPECT_THAT(ErrorOf("\"" + dashed + "\""),
+              HasSubstr("character 0: phrase of"));
+  // As many typed words: pasted text, read as words.
   std::string phrase = "\"";
-  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) phrase += "x ";
+  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) {
+    phrase += "x" + std::to_string(i) + " ";
+  }
   phrase += "\"";
-
-  EXPECT_THAT(ParseQuery(phrase), StatusIs(absl::StatusCode::kInvalidArgument));
+  absl::StatusOr<Query> query = ParseQuery(phrase);
+  ASSERT_THAT(query, IsOk());
+  EXPECT_TRUE(query->read_as_text);
 }
 
 TEST(QueryParserTest, DeepNestingIsInvalid) {

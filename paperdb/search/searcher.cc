@@ -282,6 +282,17 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
   for (const QueryNode& child : root.children) {
     if (child.excluded || child.kind == Kind::kField) {
       out->children.push_back(child);
+    } else if (child.kind == Kind::kOr && child.dismax &&
+               !child.children.empty() &&
+               child.children[0].kind == Kind::kAnd) {
+      // Words the expander grouped with their acronym ("spiking neural
+      // networks" OR "snn") count one by one, and the acronym too.
+      for (const QueryNode& word : child.children[0].children) {
+        any.children.push_back(word);
+      }
+      for (size_t i = 1; i < child.children.size(); ++i) {
+        any.children.push_back(child.children[i]);
+      }
     } else {
       any.children.push_back(child);
     }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/storage/paper_table.h"
@@ -13,6 +14,42 @@
 
 namespace paperdb::search {
 namespace {
+
+// Words that say nothing about a paper's subject: the Snowball English stop
+// list (https://snowballstem.org/algorithms/english/stop.txt), which is
+// longer than the index's, plus number words and a few words every
+// abstract uses.
+bool IsFiller(absl::string_view folded) {
+  static const auto* const kWords = new absl::flat_hash_set<std::string>{
+      "i",          "me",        "my",      "myself",  "we",         "our",
+      "ours",       "ourselves", "you",     "your",    "yours",      "yourself",
+      "yourselves", "he",        "him",     "his",     "himself",    "she",
+      "her",        "hers",      "herself", "it",      "its",        "itself",
+      "they",       "them",      "their",   "theirs",  "themselves", "what",
+      "which",      "who",       "whom",    "this",    "that",       "these",
+      "those",      "am",        "is",      "are",     "was",        "were",
+      "be",         "been",      "being",   "have",    "has",        "had",
+      "having",     "do",        "does",    "did",     "doing",      "would",
+      "should",     "could",     "ought",   "a",       "an",         "the",
+      "and",        "but",       "if",      "or",      "because",    "as",
+      "until",      "while",     "of",      "at",      "by",         "for",
+      "with",       "about",     "against", "between", "into",       "through",
+      "during",     "before",    "after",   "above",   "below",      "to",
+      "from",       "up",        "down",    "in",      "out",        "on",
+      "off",        "over",      "under",   "again",   "further",    "then",
+      "once",       "here",      "there",   "when",    "where",      "why",
+      "how",        "all",       "any",     "both",    "each",       "few",
+      "more",       "most",      "other",   "some",    "such",       "no",
+      "nor",        "not",       "only",    "own",     "same",       "so",
+      "than",       "too",       "very",    "can",     "will",       "just",
+      "also",       "may",       "might",   "must",    "shall",      "one",
+      "two",        "three",     "four",    "five",    "six",        "seven",
+      "eight",      "nine",      "ten",     "first",   "second",     "third",
+      "use",        "uses",      "used",    "using",   "however",    "thus",
+      "via",        "well",      "many",    "much",    "non",        "new",
+      "show",       "shows",     "shown",   "help",    "helps",      "based"};
+  return kWords->contains(folded);
+}
 
 // True if `term` has at least 3 code points and a letter.
 bool Informative(absl::string_view term) {
@@ -42,7 +79,12 @@ absl::StatusOr<std::vector<SimilarTerm>> SelectSimilarTerms(
   std::vector<SimilarTerm> terms;
   for (const text::AnalyzedToken& token :
        text::ThreadLocalAnalyzer().Analyze(text)) {
-    if (token.stopword || !Informative(token.term)) continue;
+    if (token.stopword || token.compound || !Informative(token.term)) {
+      continue;
+    }
+    const absl::string_view surface =
+        text.substr(token.start_byte, token.end_byte - token.start_byte);
+    if (IsFiller(text::Analyzer::Fold(surface))) continue;
     auto [it, inserted] = slot.emplace(token.term, terms.size());
     if (inserted) {
       SimilarTerm term;

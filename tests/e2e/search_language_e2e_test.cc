@@ -160,6 +160,33 @@ TEST_F(SearchLanguageE2eTest, ExtractedFieldsFilterAndAcronymsExpand) {
   EXPECT_TRUE(expanded);
 }
 
+TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
+  auto expansions = [&](const std::string& query) {
+    std::vector<std::string> out;
+    const v1::SearchPapersResponse response = Search(query);
+    for (const v1::QueryRewrite& r : response.rewrites()) {
+      if (r.kind() == v1::QueryRewrite::KIND_ACRONYM_EXPANSION) {
+        out.insert(out.end(), r.replacements().begin(), r.replacements().end());
+      }
+    }
+    return out;
+  };
+  // "graph neural networks (GNNs)": GNN and GNNs both expand, once.
+  EXPECT_EQ(expansions("GNN").size(), 1u);
+  EXPECT_EQ(expansions("GNNs").size(), 1u);
+  // "out-of-distribution (OOD)": the hyphenated form finds the acronym.
+  EXPECT_THAT(expansions("out-of-distribution"), Contains("ood"));
+}
+
+TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
+  const int64_t canonical = Search("dataset:CIFAR-10").total_size();
+  ASSERT_GE(canonical, 1);
+  EXPECT_EQ(Search("dataset:CIFAR10").total_size(), canonical);
+  EXPECT_EQ(Search("dataset:\"cifar 10\"").total_size(), canonical);
+  EXPECT_EQ(Search("method:stanhopnet").total_size(),
+            Search("method:STanHop-Net").total_size());
+}
+
 TEST_F(SearchLanguageE2eTest, FacetCountsEqualPagedTotals) {
   v1::SearchPapersRequest request;
   request.set_query("neural OR learning");
@@ -298,6 +325,9 @@ TEST_F(SearchLanguageE2eTest, SimilarPapersByIdAndByText) {
 
   ASSERT_EQ(response.results_size(), 5);
   EXPECT_GT(response.query_terms_size(), 5);
+  for (const char* filler : {"three", "using", "our", "been", "more"}) {
+    EXPECT_THAT(response.query_terms(), ::testing::Not(Contains(filler)));
+  }
   for (const v1::SimilarPaper& similar : response.results()) {
     EXPECT_NE(similar.paper().id(), id);
     EXPECT_GT(similar.shared_terms_size(), 0);
