@@ -349,9 +349,12 @@ absl::Status QueryEngine::SearchPapers(
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,
-          searcher.Explain(expanded.query,
-                           hits.any_terms || i >= hits.full_matches,
-                           hits.top[i].doc));
+          searcher.Explain(
+              expanded.query,
+              hits.any_terms           ? search::Searcher::MatchedAs::kAnyTerms
+              : i >= hits.full_matches ? search::Searcher::MatchedAs::kSomeTerms
+                                       : search::Searcher::MatchedAs::kAllTerms,
+              hits.top[i].doc));
       AddExplanation(terms, result);
     }
   }
@@ -430,8 +433,10 @@ absl::Status QueryEngine::SimilarPapers(
     v1::SimilarPaper* similar = response->add_results();
     *similar->mutable_paper() = std::move(*record.mutable_paper());
     similar->set_score(hit.score);
-    PAPERDB_ASSIGN_OR_RETURN(const std::vector<search::TermContribution> shared,
-                             searcher.Explain(query, false, hit.doc));
+    PAPERDB_ASSIGN_OR_RETURN(
+        const std::vector<search::TermContribution> shared,
+        searcher.Explain(query, search::Searcher::MatchedAs::kAllTerms,
+                         hit.doc));
     std::vector<const search::SimilarTerm*> shared_terms;
     for (const search::TermContribution& c : shared) {
       if (auto it = by_term.find(c.term); it != by_term.end()) {

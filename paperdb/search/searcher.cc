@@ -273,7 +273,7 @@ class Evaluation {
 // The fallback of a conjunction that matched nothing: any of its scored
 // children, with its filters and exclusions still required. Returns false
 // if there is nothing to fall back to (fewer than two scored children).
-bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
+bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
   if (root.kind != Kind::kAnd) return false;
   QueryNode any;
   any.kind = Kind::kOr;
@@ -289,6 +289,22 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
       // networks" OR "snn") count one by one, and the acronym too.
       for (const QueryNode& word : child.children[0].children) {
         any.children.push_back(word);
+      }
+      for (size_t i = 1; i < child.children.size(); ++i) {
+        any.children.push_back(child.children[i]);
+      }
+    } else if (split_words && child.kind == Kind::kOr && child.dismax &&
+               !child.expansion && !child.children.empty() &&
+               child.children[0].kind == Kind::kPhrase) {
+      // A hyphenated word ("WikiText-103": the phrase of its parts or the
+      // parts glued): when filling after full matches, its parts count one
+      // by one, and the glued form too. (Not in the any-term fallback: a
+      // word's parts alone are not what was asked for.)
+      for (const std::string& part : child.children[0].terms) {
+        QueryNode term;
+        term.terms.push_back(part);
+        term.position = child.position;
+        any.children.push_back(std::move(term));
       }
       for (size_t i = 1; i < child.children.size(); ++i) {
         any.children.push_back(child.children[i]);
@@ -338,7 +354,8 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
                            evaluation.Build(root));
   PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Collect(*it, first));
   QueryNode any;
-  if (hits.total >= kFillBelow || !AnyTermsQuery(root, &any) ||
+  if (hits.total >= kFillBelow ||
+      !AnyTermsQuery(root, /*split_words=*/hits.total > 0, &any) ||
       (hits.total > 0 && !relevance)) {
     if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
     hits.full_matches = hits.top.size();
@@ -376,7 +393,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
 }
 
 absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
-    const Query& query, bool any_terms, uint32_t doc) const {
+    const Query& query, MatchedAs as, uint32_t doc) const {
   std::vector<TermContribution> out;
   if (query.MatchesNothing()) return out;
   PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
@@ -384,7 +401,10 @@ absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
   Evaluation evaluation(*store_, scorer, nullptr);
   QueryNode any;
   const QueryNode& root =
-      any_terms && AnyTermsQuery(query.root, &any) ? any : query.root;
+      as != MatchedAs::kAllTerms &&
+              AnyTermsQuery(query.root, as == MatchedAs::kSomeTerms, &any)
+          ? any
+          : query.root;
   PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                            evaluation.Build(root));
   it->Advance(doc);

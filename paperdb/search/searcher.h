@@ -89,10 +89,17 @@ class Searcher {
     return Search(query, SearchOptions{.top_k = top_k}, cancelled);
   }
 
-  // The BM25 contribution of each query term to `doc`'s score (`any_terms`:
-  // as the fallback scored it). Empty if `doc` does not match.
+  // How a result was matched, for Explain().
+  enum class MatchedAs {
+    kAllTerms,   // A full match.
+    kSomeTerms,  // A partial match after the full ones (top[full_matches..]).
+    kAnyTerms,   // The any-term fallback (any_terms).
+  };
+
+  // The BM25 contribution of each query term to `doc`'s score, as it was
+  // scored when matched `as`. Empty if `doc` does not match.
   absl::StatusOr<std::vector<TermContribution>> Explain(const Query& query,
-                                                        bool any_terms,
+                                                        MatchedAs as,
                                                         uint32_t doc) const;
 
  private:

@@ -121,6 +121,21 @@ void RemoveDiacritics(icu::UnicodeString& text) {
   if (U_SUCCESS(error)) text = std::move(composed);
 }
 
+// Byte offsets inside ASCII `word` where letters meet digits ("wikitext2"
+// -> {8}, "ade20k" -> {3, 5}); empty if there are none, or if the word has
+// anything but letters and digits ("5.4", "x'").
+std::vector<size_t> LetterDigitCuts(absl::string_view word) {
+  std::vector<size_t> cuts;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (!absl::ascii_isalnum(word[i])) return {};
+    if (i > 0 &&
+        absl::ascii_isdigit(word[i]) != absl::ascii_isdigit(word[i - 1])) {
+      cuts.push_back(i);
+    }
+  }
+  return cuts;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::Create() {
@@ -239,6 +254,36 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       ++chain_parts;
       chain_end = span.end_byte;
       if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
+    }
+    // Letters and digits run together ("ResNet18", "Wikitext2"), outside a
+    // hyphen chain: indexed like "ResNet-18", as parts plus the whole.
+    std::vector<size_t> cuts;
+    // (ASCII words only, so that the parts' offsets are the word's.)
+    if (chain_parts == 0 && IsAscii(word)) cuts = LetterDigitCuts(folded);
+    if (!cuts.empty() && cuts.size() < kMaxCompoundParts) {
+      cuts.push_back(folded.size());
+      size_t from = 0;
+      const uint32_t first_position = position;
+      for (size_t k = 0; k < cuts.size(); ++k) {
+        const std::string part = folded.substr(from, cuts[k] - from);
+        AnalyzedToken& token = tokens.emplace_back();
+        token.stopword = IsStopword(part);
+        token.term = Stem(part);
+        token.start_byte = span.start_byte + static_cast<uint32_t>(from);
+        token.end_byte = span.start_byte + static_cast<uint32_t>(cuts[k]);
+        token.position = position++;
+        if (k == 0 && Stem(folded) != token.term) {
+          AnalyzedToken& whole = tokens.emplace_back();
+          whole.stopword = IsStopword(folded);
+          whole.term = Stem(folded);
+          whole.start_byte = span.start_byte;
+          whole.end_byte = span.end_byte;
+          whole.position = first_position;
+          whole.compound = true;
+        }
+        from = cuts[k];
+      }
+      continue;
     }
     AnalyzedToken& token = tokens.emplace_back();
     token.stopword = IsStopword(folded);

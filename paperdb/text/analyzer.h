@@ -32,6 +32,13 @@
 //     term holds one position, so in a phrase it matches only as the last
 //     word ("using SKILLMIX" finds "using SKILL-MIX"; "SKILLMIX is" does
 //     not find "SKILL-MIX is").
+//  8. Letters and digits run together in an ASCII word outside a hyphen
+//     chain ("ResNet18", "Wikitext2", "ADE20K", "D4RL") are split where
+//     they meet, into at most kMaxCompoundParts parts at consecutive
+//     positions, and the whole word is emitted as in step 7 (at the first
+//     part's position, `compound` set): so "ResNet18" and "ResNet-18" are
+//     indexed alike, and "Wikitext2" holds the word "wikitext". Decimals
+//     ("5.4") are one token and are not split.
 
 #ifndef PAPERDB_TEXT_ANALYZER_H_
 #define PAPERDB_TEXT_ANALYZER_H_
