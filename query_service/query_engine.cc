@@ -336,6 +336,8 @@ absl::Status QueryEngine::SearchPapers(
   }
   const std::vector<search::MatchUnit> units =
       search::CollectMatchUnits(expanded.query.root);
+  const std::vector<NameFilter> name_filters =
+      NameFiltersOf(expanded.query.root);
   for (size_t i = offset; i < hits.top.size(); ++i) {
     if (cancelled && cancelled()) {
       return absl::CancelledError("search cancelled while building results");
@@ -344,7 +346,7 @@ absl::Status QueryEngine::SearchPapers(
                              table_.Get(hits.top[i].doc));
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
-                      units, snippet_length, result);
+                      units, name_filters, snippet_length, result);
     result->set_partial_match(!hits.any_terms && i >= hits.full_matches);
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(

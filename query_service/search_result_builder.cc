@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "paperdb/index/field_terms.h"
 #include "paperdb/search/highlighter.h"
 #include "paperdb/text/utf8.h"
 
@@ -29,12 +30,45 @@ void AddSpans(absl::string_view text,
 
 }  // namespace
 
+std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
+  std::vector<NameFilter> out;
+  if (node.excluded) return out;
+  if (node.kind == search::QueryNode::Kind::kField &&
+      (node.field == index::kMethodField ||
+       node.field == index::kDatasetField)) {
+    out.push_back({node.field, node.value});
+  }
+  for (const search::QueryNode& child : node.children) {
+    std::vector<NameFilter> more = NameFiltersOf(child);
+    out.insert(out.end(), more.begin(), more.end());
+  }
+  return out;
+}
+
 void BuildSearchResult(v1::Paper paper, double score,
                        const std::vector<search::MatchUnit>& units,
+                       const std::vector<NameFilter>& name_filters,
                        uint32_t snippet_code_points, v1::SearchResult* result) {
   const absl::string_view abstract = paper.abstract();
-  const std::vector<search::ByteSpan> highlights =
-      search::Highlight(abstract, units);
+  std::vector<search::ByteSpan> highlights = search::Highlight(abstract, units);
+  // The mentions a method: or dataset: filter matched.
+  bool added = false;
+  for (const NameFilter& filter : name_filters) {
+    const auto& mentions = filter.field == index::kMethodField
+                               ? paper.methods()
+                               : paper.datasets();
+    for (const v1::Mention& mention : mentions) {
+      if (index::NameKey(mention.name()) != filter.key) continue;
+      const uint32_t start = mention.span().start_byte();
+      const uint32_t end = mention.span().end_byte();
+      if (start < end && end <= abstract.size()) {
+        highlights.push_back(
+            {start, end, static_cast<uint32_t>(units.size()), 1});
+        added = true;
+      }
+    }
+  }
+  if (added) highlights = search::MergeOverlapping(std::move(highlights));
   AddSpans(abstract, highlights, result->mutable_highlights());
 
   const search::SnippetWindow window =

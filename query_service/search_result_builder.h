@@ -6,6 +6,7 @@
 #define PAPERDB_QUERY_SERVICE_SEARCH_RESULT_BUILDER_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "paperdb/search/query.h"
@@ -14,11 +15,23 @@
 
 namespace paperdb::query {
 
+// A method: or dataset: filter of a query: its field and NameKey().
+struct NameFilter {
+  std::string field;
+  std::string key;
+};
+
+// The method: and dataset: filters of `node` that are not excluded.
+std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node);
+
 // Fills `result` for `paper`, which matched a query with BM25 `score`;
 // `units` are the query's highlightable terms and phrases
-// (search::CollectMatchUnits()); `snippet_code_points` is the snippet length.
+// (search::CollectMatchUnits()), and the mentions (Paper.methods,
+// Paper.datasets) that `name_filters` match are highlighted too;
+// `snippet_code_points` is the snippet length.
 void BuildSearchResult(v1::Paper paper, double score,
                        const std::vector<search::MatchUnit>& units,
+                       const std::vector<NameFilter>& name_filters,
                        uint32_t snippet_code_points, v1::SearchResult* result);
 
 }  // namespace paperdb::query

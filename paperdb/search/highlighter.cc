@@ -11,7 +11,7 @@
 namespace paperdb::search {
 namespace {
 
-std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
+std::vector<ByteSpan> MergeSpans(std::vector<ByteSpan> spans) {
   std::sort(spans.begin(), spans.end(),
             [](const ByteSpan& a, const ByteSpan& b) {
               return a.start < b.start || (a.start == b.start && a.end > b.end);
@@ -96,7 +96,11 @@ std::vector<ByteSpan> Highlight(absl::string_view text,
       }
     }
   }
-  return MergeOverlapping(std::move(spans));
+  return MergeSpans(std::move(spans));
+}
+
+std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
+  return MergeSpans(std::move(spans));
 }
 
 SnippetWindow MakeSnippet(absl::string_view text,

@@ -33,6 +33,10 @@ struct ByteSpan {
 std::vector<ByteSpan> Highlight(absl::string_view text,
                                 const std::vector<MatchUnit>& units);
 
+// `spans` sorted by start, overlapping ones merged (keeping the first's
+// unit).
+std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans);
+
 // A window of an abstract.
 struct SnippetWindow {
   ByteSpan range;  // The window, in the abstract.

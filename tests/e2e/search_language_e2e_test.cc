@@ -147,7 +147,15 @@ TEST_F(SearchLanguageE2eTest, ExtractedFieldsFilterAndAcronymsExpand) {
   // LIFT's abstract introduces the method and links its code.
   const v1::SearchPapersResponse lift = Search("method:LIFT");
   ASSERT_EQ(lift.total_size(), 1);
-  EXPECT_THAT(lift.results(0).paper().abstract(), HasSubstr("leading"));
+  const v1::SearchResult& result = lift.results(0);
+  EXPECT_THAT(result.paper().abstract(), HasSubstr("leading"));
+  // The filter highlights where the abstract introduces the method.
+  ASSERT_EQ(result.highlights_size(), 1);
+  const v1::TextSpan& span = result.highlights(0);
+  EXPECT_EQ(result.paper().abstract().substr(
+                span.start_byte(), span.end_byte() - span.start_byte()),
+            "LIFT");
+  EXPECT_EQ(span.start_byte(), result.paper().methods(0).span().start_byte());
   // "reinforcement learning (RL)" is defined in the corpus: RL alone also
   // finds papers that only spell it out, and says so.
   const v1::SearchPapersResponse rl = Search("RL");
