@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "paperdb/common/error_details.h"
-#include "paperdb/index/field_terms.h"
+#include "paperdb/index/field_keys.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/uchar.h"
