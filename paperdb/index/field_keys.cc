@@ -1,9 +1,6 @@
 #include "paperdb/index/field_keys.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
 #include "paperdb/text/analyzer.h"
 
 namespace paperdb::index {
