@@ -195,6 +195,38 @@ TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
             Search("method:STanHop-Net").total_size());
 }
 
+TEST_F(SearchLanguageE2eTest, HighlightsCountBytesCodePointsAndUtf16Units) {
+  // 论文 (3 bytes each), 🚀 (4 bytes, 2 UTF-16 units), ï and ö (2 bytes).
+  ASSERT_TRUE(Ingest("multibyte.txt",
+                     "ICLR 2024 论文列表\n\n论文 🚀 naïve Schrödinger "
+                     "quokkas work.\n")
+                  .ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  const v1::SearchPapersResponse bridges = Search("quokkas");
+  ASSERT_EQ(bridges.results_size(), 1);
+  ASSERT_EQ(bridges.results(0).highlights_size(), 1);
+  const v1::TextSpan& b = bridges.results(0).highlights(0);
+  EXPECT_EQ(b.start_byte(), 32u);
+  EXPECT_EQ(b.end_byte(), 39u);
+  EXPECT_EQ(b.start_code_point(), 23u);
+  EXPECT_EQ(b.end_code_point(), 30u);
+  EXPECT_EQ(b.start_utf16(), 24u);
+  EXPECT_EQ(b.end_utf16(), 31u);
+
+  // Accents fold for matching; the span covers the word as written.
+  const v1::SearchPapersResponse folded = Search("schrodinger");
+  ASSERT_EQ(folded.results_size(), 1);
+  ASSERT_EQ(folded.results(0).highlights_size(), 1);
+  const v1::TextSpan& s = folded.results(0).highlights(0);
+  EXPECT_EQ(s.start_byte(), 19u);
+  EXPECT_EQ(s.end_byte(), 31u);
+  EXPECT_EQ(s.start_code_point(), 11u);
+  EXPECT_EQ(s.end_code_point(), 22u);
+  EXPECT_EQ(s.start_utf16(), 12u);
+  EXPECT_EQ(s.end_utf16(), 23u);
+}
+
 TEST_F(SearchLanguageE2eTest, FacetCountsEqualPagedTotals) {
   v1::SearchPapersRequest request;
   request.set_query("neural OR learning");
