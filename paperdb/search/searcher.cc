@@ -364,6 +364,14 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   }
   it.reset();
   PAPERDB_ASSIGN_OR_RETURN(it, evaluation.Build(any));
+  if (hits.total > 0 && it->Cost() > kMaxFillPostings) {
+    // Partial matches would be papers with a very common word: not worth
+    // a pass over its postings. The full matches stand alone.
+    if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
+    hits.full_matches = hits.top.size();
+    hits.full_total = hits.total;
+    return hits;
+  }
   if (hits.total == 0) {
     PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Collect(*it, options));
     hits.any_terms = hits.total > 0;

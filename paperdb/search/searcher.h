@@ -7,7 +7,8 @@
 // unit; field filters and exclusions still apply), and says so. If it
 // matches fewer than kFillBelow papers, in relevance order, those come
 // first and papers matching some of the words follow (Meilisearch's
-// matching strategy "last" and Lucene's coordination in one rule). Ranking is
+// matching strategy "last" and Lucene's coordination in one rule), unless
+// the words' postings exceed kMaxFillPostings. Ranking is
 // BM25 (bm25.h), or year or ingest order on request, ties always broken by
 // doc id (ingest order), so paging a stable store never repeats or skips.
 //
@@ -48,6 +49,9 @@ enum class SortOrder {
 // With fewer full matches than this (but some), in relevance order, the
 // results continue with papers matching part of the query.
 inline constexpr size_t kFillBelow = 10;
+// ... unless the words' posting lists hold more than this many postings in
+// all (a very common word among them): then the full matches stand alone.
+inline constexpr uint64_t kMaxFillPostings = 20000;
 
 struct SearchOptions {
   size_t top_k = 10;
