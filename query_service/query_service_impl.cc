@@ -47,40 +47,40 @@ grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* context,
 grpc::Status QueryServiceImpl::SearchPapers(
     grpc::ServerContext* context, const v1::SearchPapersRequest* request,
     v1::SearchPapersResponse* response) {
-  if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return ToGrpcStatus(auth);
-  }
-  const absl::Time give_up = absl::Now() + options_.max_search_time;
-  bool timed_out = false;
-  const absl::Status status = engine_->SearchPapers(*request, response, [&] {
-    timed_out = absl::Now() > give_up;
-    return timed_out || context->IsCancelled();
-  });
-  if (absl::IsCancelled(status) && timed_out) {
-    return ToGrpcStatus(absl::DeadlineExceededError(
-        absl::StrCat("search took longer than the server's limit of ",
-                     absl::FormatDuration(options_.max_search_time),
-                     " (--max_search_ms); try fewer or rarer terms")));
-  }
-  return ToGrpcStatus(status);
+  return WithSearchLimit(
+      *context, "search", " (--max_search_ms); try fewer or rarer terms",
+      [&](const search::CancelFn& cancelled) {
+        return engine_->SearchPapers(*request, response, cancelled);
+      });
 }
 
 grpc::Status QueryServiceImpl::SimilarPapers(
     grpc::ServerContext* context, const v1::SimilarPapersRequest* request,
     v1::SimilarPapersResponse* response) {
-  if (absl::Status auth = Authorize(*context); !auth.ok()) {
+  return WithSearchLimit(*context, "similar papers", " (--max_search_ms)",
+                         [&](const search::CancelFn& cancelled) {
+                           return engine_->SimilarPapers(*request, response,
+                                                         cancelled);
+                         });
+}
+
+grpc::Status QueryServiceImpl::WithSearchLimit(
+    const grpc::ServerContext& context, absl::string_view what,
+    absl::string_view hint,
+    const std::function<absl::Status(const search::CancelFn&)>& call) {
+  if (absl::Status auth = Authorize(context); !auth.ok()) {
     return ToGrpcStatus(auth);
   }
   const absl::Time give_up = absl::Now() + options_.max_search_time;
   bool timed_out = false;
-  const absl::Status status = engine_->SimilarPapers(*request, response, [&] {
+  const absl::Status status = call([&] {
     timed_out = absl::Now() > give_up;
-    return timed_out || context->IsCancelled();
+    return timed_out || context.IsCancelled();
   });
   if (absl::IsCancelled(status) && timed_out) {
-    return ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
-        "similar papers took longer than the server's limit of ",
-        absl::FormatDuration(options_.max_search_time), " (--max_search_ms)")));
+    return ToGrpcStatus(absl::DeadlineExceededError(
+        absl::StrCat(what, " took longer than the server's limit of ",
+                     absl::FormatDuration(options_.max_search_time), hint)));
   }
   return ToGrpcStatus(status);
 }

@@ -6,6 +6,9 @@
 #ifndef PAPERDB_QUERY_SERVICE_QUERY_SERVICE_IMPL_H_
 #define PAPERDB_QUERY_SERVICE_QUERY_SERVICE_IMPL_H_
 
+#include <functional>
+
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "paperdb/rpc/auth.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
@@ -48,6 +51,13 @@ class QueryServiceImpl final : public v1::QueryService::Service {
 
  private:
   absl::Status Authorize(const grpc::ServerContext& context) const;
+  // Authorizes, then runs `call` with a cancel function that fires when
+  // the client leaves or --max_search_ms passes; the latter becomes
+  // DEADLINE_EXCEEDED naming `what` ("search") and ending with `hint`.
+  grpc::Status WithSearchLimit(
+      const grpc::ServerContext& context, absl::string_view what,
+      absl::string_view hint,
+      const std::function<absl::Status(const search::CancelFn&)>& call);
 
   const QueryEngine* engine_;  // Not owned.
   const QueryServiceOptions options_;

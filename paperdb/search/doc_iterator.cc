@@ -19,6 +19,29 @@ class EmptyIterator final : public DocIterator {
   absl::Status status() const override { return absl::OkStatus(); }
 };
 
+// The first doc >= `target` on which all `n` iterators stand, `at(i)`
+// giving the i-th (rarest first), or kNoMoreDocs: the leapfrog of Lucene's
+// ConjunctionDISI. Each iterator is advanced at most to that doc.
+template <typename At>
+uint32_t Leapfrog(size_t n, const At& at, uint32_t target) {
+  while (true) {
+    DocIterator& lead = at(0);
+    lead.Advance(target);
+    target = lead.doc();
+    bool aligned = true;
+    for (size_t i = 1; i < n && target != kNoMoreDocs; ++i) {
+      DocIterator& other = at(i);
+      other.Advance(target);
+      if (other.doc() != target) {
+        target = other.doc();
+        aligned = false;
+        break;
+      }
+    }
+    if (aligned || target == kNoMoreDocs) return target;
+  }
+}
+
 class TermIterator final : public DocIterator {
  public:
   TermIterator(const storage::Store& store, const std::string& term,
@@ -116,29 +139,18 @@ class PhraseIterator final : public DocIterator {
   // Moves to the first doc >= target holding every term where the positions
   // match.
   void Find(uint32_t target) {
+    auto at = [this](size_t i) -> DocIterator& { return *terms_[order_[i]]; };
     while (true) {
-      TermIterator& lead = *terms_[order_[0]];
-      lead.Advance(target);
-      target = lead.doc();
-      bool aligned = true;
-      for (size_t i = 1; i < order_.size() && target != kNoMoreDocs; ++i) {
-        TermIterator& other = *terms_[order_[i]];
-        other.Advance(target);
-        if (other.doc() != target) {
-          target = other.doc();
-          aligned = false;
-          break;
-        }
-      }
+      target = Leapfrog(order_.size(), at, target);
       if (target == kNoMoreDocs || !status().ok()) {
         doc_ = kNoMoreDocs;
         return;
       }
-      if (aligned && PositionsMatch()) {
+      if (PositionsMatch()) {
         doc_ = target;
         return;
       }
-      if (aligned) ++target;
+      ++target;
     }
   }
 
@@ -233,37 +245,26 @@ class AndIterator final : public DocIterator {
   }
 
  private:
+  // Moves to the first doc >= target that every required child and no
+  // excluded one matches.
   void Find(uint32_t target) {
+    auto at = [this](size_t i) -> DocIterator& { return *required_[i]; };
     while (true) {
-      DocIterator& lead = *required_[0];
-      lead.Advance(target);
-      target = lead.doc();
-      bool aligned = true;
-      for (size_t i = 1; i < required_.size() && target != kNoMoreDocs; ++i) {
-        DocIterator& other = *required_[i];
-        other.Advance(target);
-        if (other.doc() != target) {
-          target = other.doc();
-          aligned = false;
-          break;
-        }
-      }
+      target = Leapfrog(required_.size(), at, target);
       if (target == kNoMoreDocs) {
         doc_ = kNoMoreDocs;
         return;
       }
-      if (aligned) {
-        bool excluded = false;
-        for (auto& ex : excluded_) {
-          ex->Advance(target);
-          excluded |= ex->doc() == target;
-        }
-        if (!excluded) {
-          doc_ = target;
-          return;
-        }
-        ++target;
+      bool excluded = false;
+      for (auto& ex : excluded_) {
+        ex->Advance(target);
+        excluded |= ex->doc() == target;
       }
+      if (!excluded) {
+        doc_ = target;
+        return;
+      }
+      ++target;
     }
   }
 
