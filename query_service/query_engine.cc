@@ -289,7 +289,13 @@ absl::Status QueryEngine::SearchPapers(
   if (expanded.query.read_as_text) {
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(v1::QueryRewrite::KIND_READ_AS_TEXT);
-    rewrite->set_original(request.query().substr(0, 80));
+    // The start of the query, cut at a character boundary.
+    size_t cut = std::min<size_t>(request.query().size(), 80);
+    while (cut > 0 && cut < request.query().size() &&
+           (static_cast<unsigned char>(request.query()[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+    rewrite->set_original(request.query().substr(0, cut));
   }
   for (const search::QueryRewrite& r : expanded.rewrites) {
     v1::QueryRewrite* rewrite = response->add_rewrites();

@@ -493,6 +493,10 @@ class Parser {
     if (joined.empty()) return phrase;
     node.kind = QueryNode::Kind::kOr;
     node.dismax = true;
+    // As typed: the searcher's partial-match fill splits only a word typed
+    // with hyphens ("WikiText-103"), not one split where letters meet
+    // digits ("llama2").
+    node.word = std::string(word);
     node.children.push_back(std::move(phrase));
     for (QueryNode& j : joined) AddChild(std::move(j), &node);
     return node;

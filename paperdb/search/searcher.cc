@@ -15,6 +15,7 @@
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/storage/paper_table.h"
+#include "paperdb/text/stopwords.h"
 
 namespace paperdb::search {
 namespace {
@@ -295,12 +296,17 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
       }
     } else if (split_words && child.kind == Kind::kOr && child.dismax &&
                !child.expansion && !child.children.empty() &&
-               child.children[0].kind == Kind::kPhrase) {
+               child.children[0].kind == Kind::kPhrase &&
+               (absl::StrContains(child.word, '-') ||
+                absl::StrContains(child.word, "\xE2\x80\x90") ||
+                absl::StrContains(child.word, "\xE2\x80\x91"))) {
       // A hyphenated word ("WikiText-103": the phrase of its parts or the
       // parts glued): when filling after full matches, its parts count one
       // by one, and the glued form too. (Not in the any-term fallback: a
       // word's parts alone are not what was asked for.)
       for (const std::string& part : child.children[0].terms) {
+        // A stopword or a single character alone says nothing.
+        if (part.size() < 2 || text::IsStopword(part)) continue;
         QueryNode term;
         term.terms.push_back(part);
         term.position = child.position;

@@ -79,6 +79,27 @@ TEST_F(SearchLanguageE2eTest, FewFullMatchesAreFollowedByPartialOnes) {
   }
 }
 
+TEST_F(SearchLanguageE2eTest, AWordSplitAtDigitsIsNotFilledWithItsParts) {
+  // "RS2": one paper; its parts ("rs", "2") are not partial matches.
+  const v1::SearchPapersResponse rs2 = Search("RS2");
+  ASSERT_GE(rs2.full_match_count(), 1);
+  EXPECT_EQ(rs2.total_size(), rs2.full_match_count());
+  EXPECT_EQ(rs2.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+}
+
+TEST_F(SearchLanguageE2eTest, APastedAbstractIsReadAsWordsAndEchoedAsUtf8) {
+  // 79 ASCII bytes, then "é" across byte 80; a stray quote makes it text.
+  std::string query(78, 'x');
+  query += " \xC3\xA9";
+  for (int i = 0; i < 30; ++i) query += " forecasting";
+  query += " \"";
+  const v1::SearchPapersResponse response = Search(query);
+
+  ASSERT_GE(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).kind(), v1::QueryRewrite::KIND_READ_AS_TEXT);
+  EXPECT_EQ(response.rewrites(0).original(), query.substr(0, 79));
+}
+
 TEST_F(SearchLanguageE2eTest, ParenthesesAndExclusionsCombine) {
   const v1::SearchPapersResponse both =
       Search("(iTransformer OR Pathformer) forecasting");
