@@ -3,10 +3,12 @@
 # top-10 search latency on generated corpora of each size in $SIZES (default
 # "10000 100000"). Run after tools/build.sh (Release or RelWithDebInfo).
 # SMOKE=1 runs a 2,000-abstract version and writes nothing (for CI).
-# Peers (SQLite FTS5, Xapian), 1M abstracts and gRPC load are issue 5's
-# remaining work and not measured here yet.
+# Peers: SQLite FTS5 and Xapian in the same run; gRPC load with h2load
+# (bench/grpc_load.sh). 1M abstracts and start-up time are issue 5's
+# remaining work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash tools/install_deps.sh --bench
 BUILD_DIR=${BUILD_DIR:-build}
 SIZES=${SIZES:-"10000 100000"}
 [[ "${SMOKE:-0}" == 1 ]] && SIZES=2000
@@ -74,8 +76,14 @@ while read -r interval files p50 p95 max; do
   rows_catch_up+="| $interval | $files | $p50 | $p95 | $max |"$'\n'
 done < <("$CATCH_UP" --db="$WORK/catch_up" "${catch_up_args[@]}")
 
+# gRPC load on the bundled corpus (bench/grpc_load.sh, h2load).
+"$INGEST" --db="$WORK/bundled" data/ >/dev/null
+grpc_requests=20000
+[[ "${SMOKE:-0}" == 1 ]] && grpc_requests=200
+rows_grpc=$(bash bench/grpc_load.sh "$BUILD_DIR" "$WORK/bundled" "$grpc_requests")
+
 if [[ "${SMOKE:-0}" == 1 ]]; then
-  printf '%s%s%s' "$rows_ingest" "$rows_query" "$rows_catch_up"
+  printf '%s%s%s%s\n' "$rows_ingest" "$rows_query" "$rows_catch_up" "$rows_grpc"
   echo "benchmark smoke run: ok"
   exit 0
 fi
@@ -92,7 +100,7 @@ per file); queries from \`bench/gen_queries.py\` (50 a kind).
 SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) and Xapian
 (Debian's libxapian 1.4, English stemmer, \`BM25Weight\`) run in the same run on the same corpus and
 queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`). Not measured yet (issue 5): 1,000,000
-abstracts, start-up time, and gRPC load with h2load.
+abstracts and start-up time.
 
 ## One-shot ingest
 
@@ -125,5 +133,19 @@ milliseconds, over 20 files per interval. A file always appears whole (see
 | catch-up interval ms | files | p50 | p95 | max |
 |---:|---:|---:|---:|---:|
 ${rows_catch_up}
+## gRPC load
+
+\`bench/grpc_load.sh\`: \`query_service\` on the bundled corpus (\`data/\`, 76 abstracts), driven
+over loopback by h2load (Debian's nghttp2-client; the same machine, so client and server share
+the 2 cores) with ${grpc_requests} requests per point, one stream per connection. SearchPapers
+is \`{"query": "neural networks", "page_size": 10}\` (highlights and snippets included), GetPaper
+one paper; the health check is the floor gRPC itself sets. Errors are calls whose access-log
+code is not OK (h2load sees only HTTP status). Latency in milliseconds; the last column is QPS
+over the health check's at the same concurrency (issue 5's target: SearchPapers at concurrency
+4 at 70% or more).
+
+| RPC | concurrency | requests | errors | QPS | p50 | p95 | p99 | QPS / health QPS |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|
+${rows_grpc}
 MD
 echo "wrote docs/benchmarks.md"

@@ -18,13 +18,19 @@ PACKAGES=(
 # Fuzzing (tools/fuzz.sh, `--fuzz`) needs clang and its runtime libraries
 # (libFuzzer, ASan, UBSan: libclang-rt-14-dev, which clang only recommends).
 # CI also fuzzes, lints and runs the benchmark smoke test: `--ci` adds those,
-# clang-format, wamerican (words for bench/gen_corpus.py), and Node.js for the
-# buf CLI (from npm) if there is no npm yet.
+# clang-format, wamerican (words for bench/gen_corpus.py), nghttp2-client
+# (h2load, for bench/grpc_load.sh), and Node.js for the buf CLI (from npm) if
+# there is no npm yet.
 if [[ "${1:-}" == "--ci" || "${1:-}" == "--fuzz" ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
 if [[ "${1:-}" == "--ci" ]]; then
-  PACKAGES+=(clang-format wamerican)
+  PACKAGES+=(clang-format wamerican nghttp2-client)
+fi
+# The benchmark (bench/run.sh, `--bench`): words for bench/gen_corpus.py and
+# h2load for bench/grpc_load.sh.
+if [[ "${1:-}" == "--bench" ]]; then
+  PACKAGES+=(wamerican nghttp2-client)
 fi
 
 missing=()
