@@ -3,9 +3,9 @@
 # top-10 search latency on generated corpora of each size in $SIZES (default
 # "10000 100000"). Run after tools/build.sh (Release or RelWithDebInfo).
 # SMOKE=1 runs a 2,000-abstract version and writes nothing (for CI).
-# Peers: SQLite FTS5 and Xapian in the same run; gRPC load with h2load
-# (bench/grpc_load.sh). 1M abstracts and start-up time are issue 5's
-# remaining work.
+# Peers: SQLite FTS5 and Xapian in the same run; query_service start-up
+# time; gRPC load with h2load (bench/grpc_load.sh). 1M abstracts are issue
+# 5's remaining work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install_deps.sh --bench
@@ -22,6 +22,7 @@ XAPIAN="$BUILD_DIR/bench/xapian_bench"
 
 rows_ingest=""
 rows_query=""
+rows_startup=""
 for n in $SIZES; do
   /usr/bin/python3 bench/gen_corpus.py --count "$n" --out "$WORK/corpus$n" >/dev/null
   mib=$(du -sm "$WORK/corpus$n" | cut -f1)
@@ -65,6 +66,28 @@ for n in $SIZES; do
     rows_query+="| $n | $kind | $count | $p50 | $p95 | $p99 | ${fts_p50[$kind]} | ${fts_p95[$kind]} | ${fts_p99[$kind]} | ${xap_p50[$kind]} | ${xap_p95[$kind]} | ${xap_p99[$kind]} | $ratio | $xratio |"$'\n'
   done < "$WORK/bench$n"
   unset fts_p50 fts_p95 fts_p99 xap_p50 xap_p95 xap_p99
+  # Start-up: query_service's process start to health SERVING on this store,
+  # polled every 10 ms with its own probe; then its RSS.
+  port=$((20000 + RANDOM % 20000))
+  start=$(date +%s.%N)
+  "$BUILD_DIR/query_service/query_service" --db="$WORK/db$n" --listen="127.0.0.1:$port" \
+    2>/dev/null &
+  qs_pid=$!
+  serving=""
+  for _ in $(seq 1000); do
+    if "$BUILD_DIR/query_service/query_service" probe --listen="127.0.0.1:$port" \
+        >/dev/null 2>&1; then
+      serving=$(date +%s.%N)
+      break
+    fi
+    sleep 0.01
+  done
+  rss_mib=$(( $(awk '/VmRSS/ {print $2}' "/proc/$qs_pid/status") / 1024 ))
+  kill "$qs_pid"
+  wait "$qs_pid" 2>/dev/null || true
+  [[ -n "$serving" ]] || { echo "run.sh: query_service did not serve $n" >&2; exit 1; }
+  startup_ms=$(python3 -c "print(f'{($serving - $start) * 1000:.0f}')")
+  rows_startup+="| $n | $store_mib | $startup_ms | $rss_mib |"$'\n'
 done
 
 # Catch-up latency: commit returned -> the query side's search finds it.
@@ -83,7 +106,7 @@ grpc_requests=20000
 rows_grpc=$(bash bench/grpc_load.sh "$BUILD_DIR" "$WORK/bundled" "$grpc_requests")
 
 if [[ "${SMOKE:-0}" == 1 ]]; then
-  printf '%s%s%s%s\n' "$rows_ingest" "$rows_query" "$rows_catch_up" "$rows_grpc"
+  printf '%s%s%s%s%s\n' "$rows_ingest" "$rows_query" "$rows_startup" "$rows_catch_up" "$rows_grpc"
   echo "benchmark smoke run: ok"
   exit 0
 fi
@@ -100,7 +123,7 @@ per file); queries from \`bench/gen_queries.py\` (50 a kind).
 SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) and Xapian
 (Debian's libxapian 1.4, English stemmer, \`BM25Weight\`) run in the same run on the same corpus and
 queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`). Not measured yet (issue 5): 1,000,000
-abstracts and start-up time.
+abstracts, and the query service's RSS after a query set.
 
 ## One-shot ingest
 
@@ -122,6 +145,16 @@ faster).
 | abstracts | kind | runs | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb | Xapian/paperdb |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
+## Start-up
+
+\`query_service\` on each store above: milliseconds from the process start to the first health
+check answering SERVING (\`query_service probe\`, polled every 10 ms, so the figure includes up to
+10 ms of polling and the probe's own start), and the service's resident memory then. Start-up
+reads only RocksDB's metadata; there is no index to load.
+
+| abstracts | store MiB | ms to SERVING | RSS MiB |
+|---:|---:|---:|---:|
+${rows_startup}
 ## Catch-up latency (readers during writes)
 
 \`bench/catch_up_bench\`: a writer ingests files of 100 abstracts one at a time while a query
