@@ -39,11 +39,21 @@ class Bm25Scorer {
   // times in a paper of `doc_length` terms:
   // idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_length /
   // avg_doc_length)).
-  double Score(double idf, uint32_t tf, uint32_t doc_length) const;
+  // Inline: it runs once per matching posting.
+  double Score(double idf, uint32_t tf, uint32_t doc_length) const {
+    if (tf == 0 || !scores_) return 0.0;
+    return idf * tf * k1_plus_1_ /
+           (tf + norm_base_ + norm_per_term_ * doc_length);
+  }
 
  private:
   CollectionStats stats_;
   Bm25Params params_;
+  // Score() rewritten as idf * tf * (k1 + 1) / (tf + base + per_term * dl).
+  bool scores_ = false;  // avg_doc_length > 0.
+  double k1_plus_1_ = 0.0;
+  double norm_base_ = 0.0;      // k1 * (1 - b).
+  double norm_per_term_ = 0.0;  // k1 * b / avg_doc_length.
 };
 
 }  // namespace paperdb::index

@@ -87,19 +87,34 @@ absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
 
 absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
                                                   absl::string_view value) {
+  PostingBlock block;
+  absl::Status status = block.DecodeInPlace(first_doc, value);
+  if (!status.ok()) return status;
+  block.owned_positions_.assign(block.positions_data_.data(),
+                                block.positions_data_.size());
+  block.owns_positions_ = true;
+  return block;
+}
+
+absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
+                                         absl::string_view value) {
   const char* p = value.data();
   const char* const limit = value.data() + value.size();
   uint32_t postings_bytes = 0;
   absl::StatusOr<PostingBlockHeader> header =
       DecodeHeader(first_doc, &p, limit, &postings_bytes);
   if (!header.ok()) return header.status();
-  PostingBlock block;
-  block.header_ = *header;
+  header_ = *header;
+  owned_positions_.clear();
+  owns_positions_ = false;
+  positions_data_ = absl::string_view();
+  positions_decoded_for_ = 0;
+  positions_cursor_ = 0;
   const char* const postings_end = p + postings_bytes;
   const uint32_t n = header->count;
-  block.docs_.resize(n);
-  block.tfs_.resize(n);
-  block.lengths_.resize(n);
+  docs_.resize(n);
+  tfs_.resize(n);
+  lengths_.resize(n);
   uint32_t doc = first_doc;
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t gap = 0;
@@ -108,22 +123,23 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
       return Malformed("doc gaps");
     }
     doc += gap;
-    block.docs_[i] = doc;
+    docs_[i] = doc;
   }
   for (uint32_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, postings_end, &block.tfs_[i]) || block.tfs_[i] == 0) {
+    if (!GetVarint32(&p, postings_end, &tfs_[i]) || tfs_[i] == 0) {
       return Malformed("term frequencies");
     }
   }
   for (uint32_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, postings_end, &block.lengths_[i])) {
+    if (!GetVarint32(&p, postings_end, &lengths_[i])) {
       return Malformed("document lengths");
     }
   }
-  if (p != postings_end || doc != header->last_doc)
+  if (p != postings_end || doc != header->last_doc) {
     return Malformed("postings");
-  block.positions_data_.assign(postings_end, limit);
-  return block;
+  }
+  positions_data_ = absl::string_view(postings_end, limit - postings_end);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
@@ -131,8 +147,10 @@ absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
     positions_decoded_for_ = 0;
     positions_cursor_ = 0;
   }
-  const char* const base = positions_data_.data();
-  const char* const limit = base + positions_data_.size();
+  const absl::string_view data =
+      owns_positions_ ? absl::string_view(owned_positions_) : positions_data_;
+  const char* const base = data.data();
+  const char* const limit = base + data.size();
   const char* p = base + positions_cursor_;
   uint32_t ignored = 0;
   for (; positions_decoded_for_ < i; ++positions_decoded_for_) {

@@ -68,6 +68,13 @@ class PostingBlock {
   static absl::StatusOr<PostingBlock> Decode(uint32_t first_doc,
                                              absl::string_view value);
 
+  // Decodes `value` into this block, reusing its buffers, so a reader that
+  // walks many blocks allocates nothing once they have grown. Positions are
+  // not copied: `value` must stay valid while Positions() is called.
+  // DATA_LOSS if malformed (the block is then unusable until the next
+  // successful decode).
+  absl::Status DecodeInPlace(uint32_t first_doc, absl::string_view value);
+
   const PostingBlockHeader& header() const { return header_; }
   size_t size() const { return docs_.size(); }
   uint32_t doc(size_t i) const { return docs_[i]; }
@@ -84,7 +91,9 @@ class PostingBlock {
   std::vector<uint32_t> docs_;
   std::vector<uint32_t> tfs_;
   std::vector<uint32_t> lengths_;
-  std::string positions_data_;
+  absl::string_view positions_data_;  // Into the value, or owned_positions_.
+  std::string owned_positions_;       // Set by Decode() only.
+  bool owns_positions_ = false;
   size_t positions_decoded_for_ = 0;  // Postings skipped so far.
   size_t positions_cursor_ = 0;       // Byte offset in positions_data_.
 };

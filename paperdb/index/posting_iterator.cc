@@ -6,6 +6,15 @@
 #include "paperdb/storage/keys.h"
 
 namespace paperdb::index {
+namespace {
+
+// Blocks Advance() steps over one by one before it seeks instead. A seek
+// backwards (SeekForPrev) and the turn forward after it cost about as much
+// as this many forward steps; profiles of multi-term queries showed seeks
+// at a third of the time when every skip sought.
+constexpr int kForwardSteps = 8;
+
+}  // namespace
 
 PostingIterator::PostingIterator(const storage::Store& store, std::string term)
     : term_(std::move(term)),
@@ -17,12 +26,12 @@ PostingIterator::PostingIterator(const storage::Store& store, std::string term)
 
 void PostingIterator::Fail(absl::Status status) {
   status_ = std::move(status);
-  block_.reset();
+  decoded_ = false;
   doc_ = kNoMoreDocs;
 }
 
 void PostingIterator::LoadBlock() {
-  block_.reset();
+  decoded_ = false;
   index_ = 0;
   if (!it_->Valid() || !absl::StartsWith(it_->key(), prefix_)) {
     doc_ = kNoMoreDocs;
@@ -40,16 +49,14 @@ void PostingIterator::LoadBlock() {
   doc_ = first_doc_;  // A block's first posting is the doc in its key.
 }
 
-bool PostingIterator::Decoded() {
-  if (block_.has_value()) return true;
+bool PostingIterator::Decode() {
   if (doc_ == kNoMoreDocs) return false;
-  absl::StatusOr<PostingBlock> block =
-      PostingBlock::Decode(first_doc_, it_->value());
-  if (!block.ok()) {
-    Fail(block.status());
+  absl::Status status = block_.DecodeInPlace(first_doc_, it_->value());
+  if (!status.ok()) {
+    Fail(std::move(status));
     return false;
   }
-  block_ = *std::move(block);
+  decoded_ = true;
   return true;
 }
 
@@ -61,8 +68,8 @@ void PostingIterator::NextBlock() {
 
 void PostingIterator::Next() {
   if (doc_ == kNoMoreDocs || !Decoded()) return;
-  if (++index_ < block_->size()) {
-    doc_ = block_->doc(index_);
+  if (++index_ < block_.size()) {
+    doc_ = block_.doc(index_);
     return;
   }
   it_->Next();
@@ -71,9 +78,19 @@ void PostingIterator::Next() {
 
 void PostingIterator::Advance(uint32_t target) {
   if (doc_ == kNoMoreDocs || doc_ >= target) return;
+  // The target lies in a later block. The next few blocks are reached by
+  // reading their headers only (a forward step of the store iterator is
+  // cheap); past those, seek.
+  for (int step = 0; step < kForwardSteps && header_.last_doc < target;
+       ++step) {
+    it_->Next();
+    LoadBlock();
+    if (doc_ == kNoMoreDocs) return;
+  }
+  if (doc_ >= target) return;  // A block starting at the target or after.
   if (header_.last_doc < target) {
-    // The target lies in a later block: seek to the last block starting at
-    // or before it, which is the only one that can contain it.
+    // Seek to the last block starting at or before the target, which is
+    // the only one that can contain it.
     it_->SeekForPrev(storage::PostingKey(term_, target));
     if (!it_->Valid() || !absl::StartsWith(it_->key(), prefix_)) {
       it_->Seek(prefix_);  // Unreachable: the current block starts <= target.
@@ -88,9 +105,9 @@ void PostingIterator::Advance(uint32_t target) {
     if (doc_ >= target) return;  // The block starts at the target or after.
   }
   if (!Decoded()) return;
-  while (index_ < block_->size() && block_->doc(index_) < target) ++index_;
-  if (index_ < block_->size()) {
-    doc_ = block_->doc(index_);
+  while (index_ < block_.size() && block_.doc(index_) < target) ++index_;
+  if (index_ < block_.size()) {
+    doc_ = block_.doc(index_);
     return;
   }
   it_->Next();

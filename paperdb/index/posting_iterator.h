@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,13 +54,13 @@ class PostingIterator {
   // Term frequency and document length (terms) of the current posting. The
   // block is decoded on first use; if that fails, status() says so, doc()
   // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
-  uint32_t tf() { return Decoded() ? block_->tf(index_) : 0; }
-  uint32_t doc_length() { return Decoded() ? block_->doc_length(index_) : 0; }
+  uint32_t tf() { return Decoded() ? block_.tf(index_) : 0; }
+  uint32_t doc_length() { return Decoded() ? block_.doc_length(index_) : 0; }
 
   // Positions of the term in the current doc.
   absl::StatusOr<std::vector<uint32_t>> Positions() {
     if (!Decoded()) return status_;
-    return block_->Positions(index_);
+    return block_.Positions(index_);
   }
 
   // Non-OK if iteration stopped early because of a store error or a
@@ -72,17 +71,19 @@ class PostingIterator {
   // Reads the header of the block at the store iterator's position, or ends
   // the iteration. Postings are decoded later, by Decoded(), if needed.
   void LoadBlock();
-  // Decodes the current block's postings once; false (after Fail()) if it
-  // is malformed.
-  bool Decoded();
+  // Decodes the current block's postings once, into block_'s reused
+  // buffers; false (after Fail()) if it is malformed.
+  bool Decoded() { return decoded_ || Decode(); }
+  bool Decode();
   void Fail(absl::Status status);
 
   std::string term_;
   std::string prefix_;
   std::unique_ptr<storage::StoreIterator> it_;
   PostingBlockHeader header_;
-  uint32_t first_doc_ = 0;             // Of the current block.
-  std::optional<PostingBlock> block_;  // The current block, once decoded.
+  uint32_t first_doc_ = 0;  // Of the current block.
+  PostingBlock block_;      // The current block, once decoded_.
+  bool decoded_ = false;
   size_t index_ = 0;
   uint32_t doc_ = kNoMoreDocs;
   absl::Status status_;
