@@ -96,7 +96,8 @@ int Ingest(sqlite3* db, const std::vector<std::string>& paths) {
 
 // paperdb's query syntax for the generated kinds (words, "phrases") is also
 // FTS5's, except that FTS5 treats some punctuation as syntax: each word or
-// phrase is quoted, which FTS5 matches after tokenizing it.
+// phrase is quoted, which FTS5 matches after tokenizing it; OR stays the
+// operator, as in paperdb.
 std::string ToFts5(const std::string& query) {
   std::vector<std::string> parts;
   std::string current;
@@ -109,7 +110,11 @@ std::string ToFts5(const std::string& query) {
       }
       in_phrase = !in_phrase;
     } else if (c == ' ' && !in_phrase) {
-      if (!current.empty()) parts.push_back(absl::StrCat("\"", current, "\""));
+      if (current == "OR") {
+        parts.push_back(current);  // FTS5's operator, as in paperdb.
+      } else if (!current.empty()) {
+        parts.push_back(absl::StrCat("\"", current, "\""));
+      }
       current.clear();
     } else {
       current.push_back(c);

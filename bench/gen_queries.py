@@ -4,8 +4,8 @@
 Reads the paper lists under CORPUS (as written by gen_corpus.py), counts
 word document frequencies over a sample of files, and writes one query per
 line as "<kind>\\t<query>" for the kinds of issue 5: one common term, one
-rare term, 2, 3 and 4-6 terms (implicit AND), and 2-3 word phrases taken
-from real abstracts. Words come from frequency bands so that queries have
+rare term, 2, 3 and 4-6 terms (implicit AND), 2-3 terms joined by OR, and
+2-3 word phrases taken from real abstracts. Words come from frequency bands so that queries have
 varied selectivity.
 
   bench/gen_queries.py --corpus /tmp/corpus100k --per_kind 50 > queries.tsv
@@ -52,6 +52,7 @@ def main():
         out.append(("and2", " ".join(rng.sample(common + mid, 2))))
         out.append(("and3", " ".join(rng.sample(mid, 2) + [rng.choice(common)])))
         out.append(("and4_6", " ".join(rng.sample(mid + common, rng.randint(4, 6)))))
+        out.append(("or2_3", " OR ".join(rng.sample(mid, rng.randint(1, 2)) + [rng.choice(common)])))
         words = re.findall(r"[A-Za-z]{3,}", rng.choice(abstracts))
         k = rng.randint(2, 3)
         start = rng.randrange(0, max(1, len(words) - k))

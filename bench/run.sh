@@ -82,12 +82,18 @@ for n in $SIZES; do
     fi
     sleep 0.01
   done
+  [[ -n "$serving" ]] || { echo "run.sh: query_service did not serve $n" >&2; exit 1; }
   rss_mib=$(( $(awk '/VmRSS/ {print $2}' "/proc/$qs_pid/status") / 1024 ))
+  # The same query set through the service over gRPC (warm-up and one pass);
+  # then its resident memory.
+  "$BUILD_DIR/bench/grpc_search_bench" --target="127.0.0.1:$port" \
+    --queries="$WORK/q$n.tsv" > "$WORK/gbench$n"
+  after_mib=$(( $(awk '/VmRSS/ {print $2}' "/proc/$qs_pid/status") / 1024 ))
+  grpc_p50=$(awk '$1 == "all" {print $3}' "$WORK/gbench$n")
   kill "$qs_pid"
   wait "$qs_pid" 2>/dev/null || true
-  [[ -n "$serving" ]] || { echo "run.sh: query_service did not serve $n" >&2; exit 1; }
   startup_ms=$(python3 -c "print(f'{($serving - $start) * 1000:.0f}')")
-  rows_startup+="| $n | $store_mib | $startup_ms | $rss_mib |"$'\n'
+  rows_startup+="| $n | $store_mib | $startup_ms | $rss_mib | $after_mib | $grpc_p50 |"$'\n'
 done
 
 # Catch-up latency: commit returned -> the query side's search finds it.
@@ -122,8 +128,7 @@ per file); queries from \`bench/gen_queries.py\` (50 a kind).
 
 SQLite FTS5 (Debian's libsqlite3 3.40, \`porter unicode61\` tokenizer, \`bm25()\`) and Xapian
 (Debian's libxapian 1.4, English stemmer, \`BM25Weight\`) run in the same run on the same corpus and
-queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`). Not measured yet (issue 5): 1,000,000
-abstracts, and the query service's RSS after a query set.
+queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`).
 
 ## One-shot ingest
 
@@ -145,15 +150,18 @@ faster).
 | abstracts | kind | runs | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb | Xapian/paperdb |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
-## Start-up
+## Start-up and memory
 
 \`query_service\` on each store above: milliseconds from the process start to the first health
 check answering SERVING (\`query_service probe\`, polled every 10 ms, so the figure includes up to
 10 ms of polling and the probe's own start), and the service's resident memory then. Start-up
-reads only RocksDB's metadata; there is no index to load.
+reads only RocksDB's metadata; there is no index to load. Then \`bench/grpc_search_bench\` sends
+the query set above over gRPC (SearchPapers, page_size 10, one call at a time, a warm-up pass and
+one timed pass): the service's resident memory after it, and the p50 of those calls over all kinds
+in milliseconds (highlights and snippets included).
 
-| abstracts | store MiB | ms to SERVING | RSS MiB |
-|---:|---:|---:|---:|
+| abstracts | store MiB | ms to SERVING | RSS MiB then | RSS MiB after the query set | gRPC p50 ms |
+|---:|---:|---:|---:|---:|---:|
 ${rows_startup}
 ## Catch-up latency (readers during writes)
 

@@ -39,6 +39,10 @@ class Bm25Scorer {
   // times in a paper of `doc_length` terms:
   // idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_length /
   // avg_doc_length)).
+  // Upper bound on Score(idf, tf, doc_length) over every tf and length: the
+  // limit as tf grows, idf * (k1 + 1).
+  double MaxScore(double idf) const { return scores_ ? idf * k1_plus_1_ : 0; }
+
   // Inline: it runs once per matching posting.
   double Score(double idf, uint32_t tf, uint32_t doc_length) const {
     if (tf == 0 || !scores_) return 0.0;

@@ -89,10 +89,12 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
                                                   absl::string_view value) {
   PostingBlock block;
   absl::Status status = block.DecodeInPlace(first_doc, value);
+  if (status.ok()) status = block.DecodeFrequencies();
   if (!status.ok()) return status;
   block.owned_positions_.assign(block.positions_data_.data(),
                                 block.positions_data_.size());
   block.owns_positions_ = true;
+  block.frequencies_data_ = absl::string_view();
   return block;
 }
 
@@ -105,16 +107,14 @@ absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
       DecodeHeader(first_doc, &p, limit, &postings_bytes);
   if (!header.ok()) return header.status();
   header_ = *header;
+  frequencies_decoded_ = false;
   owned_positions_.clear();
   owns_positions_ = false;
-  positions_data_ = absl::string_view();
   positions_decoded_for_ = 0;
   positions_cursor_ = 0;
   const char* const postings_end = p + postings_bytes;
   const uint32_t n = header->count;
   docs_.resize(n);
-  tfs_.resize(n);
-  lengths_.resize(n);
   uint32_t doc = first_doc;
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t gap = 0;
@@ -125,24 +125,35 @@ absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
     doc += gap;
     docs_[i] = doc;
   }
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, postings_end, &tfs_[i]) || tfs_[i] == 0) {
-      return Malformed("term frequencies");
-    }
-  }
-  for (uint32_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, postings_end, &lengths_[i])) {
-      return Malformed("document lengths");
-    }
-  }
-  if (p != postings_end || doc != header->last_doc) {
-    return Malformed("postings");
-  }
+  if (doc != header->last_doc) return Malformed("postings");
+  frequencies_data_ = absl::string_view(p, postings_end - p);
   positions_data_ = absl::string_view(postings_end, limit - postings_end);
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
+absl::Status PostingBlock::DecodeFrequencies() {
+  if (frequencies_decoded_) return absl::OkStatus();
+  const char* p = frequencies_data_.data();
+  const char* const end = p + frequencies_data_.size();
+  const size_t n = docs_.size();
+  tfs_.resize(n);
+  lengths_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (!GetVarint32(&p, end, &tfs_[i]) || tfs_[i] == 0) {
+      return Malformed("term frequencies");
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (!GetVarint32(&p, end, &lengths_[i])) {
+      return Malformed("document lengths");
+    }
+  }
+  if (p != end) return Malformed("postings");
+  frequencies_decoded_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status PostingBlock::Positions(size_t i, std::vector<uint32_t>* out) {
   if (i < positions_decoded_for_) {  // Going back: restart from the top.
     positions_decoded_for_ = 0;
     positions_cursor_ = 0;
@@ -159,14 +170,21 @@ absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
     }
   }
   positions_cursor_ = static_cast<size_t>(p - base);
-  std::vector<uint32_t> positions(tfs_[i]);
+  out->resize(tfs_[i]);
   uint32_t position = 0;
   for (uint32_t j = 0; j < tfs_[i]; ++j) {
     uint32_t gap = 0;
     if (!GetVarint32(&p, limit, &gap)) return Malformed("positions");
     position += gap;
-    positions[j] = position;
+    (*out)[j] = position;
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<uint32_t>> PostingBlock::Positions(size_t i) {
+  std::vector<uint32_t> positions;
+  absl::Status status = Positions(i, &positions);
+  if (!status.ok()) return status;
   return positions;
 }
 

@@ -60,30 +60,42 @@ struct PostingBlockHeader {
 absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
     uint32_t first_doc, absl::string_view value);
 
-// A decoded block. Positions stay encoded until asked for.
+// A decoded block. Doc ids are decoded first; term frequencies and lengths
+// only when asked for (a reader that only counts or skips never decodes
+// them); positions stay encoded until asked for.
 class PostingBlock {
  public:
-  // Decodes `value`, the block stored under first doc `first_doc`. Copies
-  // what it needs: `value` may be released afterwards. DATA_LOSS if malformed.
+  // Decodes all of `value`, the block stored under first doc `first_doc`.
+  // Copies what it needs: `value` may be released afterwards. DATA_LOSS if
+  // malformed.
   static absl::StatusOr<PostingBlock> Decode(uint32_t first_doc,
                                              absl::string_view value);
 
-  // Decodes `value` into this block, reusing its buffers, so a reader that
-  // walks many blocks allocates nothing once they have grown. Positions are
-  // not copied: `value` must stay valid while Positions() is called.
-  // DATA_LOSS if malformed (the block is then unusable until the next
+  // Decodes the doc ids of `value` into this block, reusing its buffers, so
+  // a reader that walks many blocks allocates nothing once they have grown.
+  // Nothing else is copied: `value` must stay valid while this block is
+  // used. DATA_LOSS if malformed (the block is then unusable until the next
   // successful decode).
   absl::Status DecodeInPlace(uint32_t first_doc, absl::string_view value);
+
+  // Decodes the term frequencies and document lengths after DecodeInPlace();
+  // a no-op once done. DATA_LOSS if they are malformed.
+  absl::Status DecodeFrequencies();
+  bool frequencies_decoded() const { return frequencies_decoded_; }
 
   const PostingBlockHeader& header() const { return header_; }
   size_t size() const { return docs_.size(); }
   uint32_t doc(size_t i) const { return docs_[i]; }
+  // REQUIRES: frequencies_decoded().
   uint32_t tf(size_t i) const { return tfs_[i]; }
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
 
-  // Positions of posting `i`, ascending. DATA_LOSS if the positions section
-  // is malformed. Cost: linear in the positions of postings before `i`
-  // on the first call, then amortized O(tf) for increasing `i`.
+  // Replaces *out with the positions of posting `i`, ascending. DATA_LOSS
+  // if the positions section is malformed. Cost: linear in the positions of
+  // postings before `i` on the first call, then amortized O(tf) for
+  // increasing `i`. REQUIRES: frequencies_decoded().
+  absl::Status Positions(size_t i, std::vector<uint32_t>* out);
+  // The same, returned.
   absl::StatusOr<std::vector<uint32_t>> Positions(size_t i);
 
  private:
@@ -91,6 +103,8 @@ class PostingBlock {
   std::vector<uint32_t> docs_;
   std::vector<uint32_t> tfs_;
   std::vector<uint32_t> lengths_;
+  absl::string_view frequencies_data_;  // Tfs and lengths, still encoded.
+  bool frequencies_decoded_ = false;
   absl::string_view positions_data_;  // Into the value, or owned_positions_.
   std::string owned_positions_;       // Set by Decode() only.
   bool owns_positions_ = false;

@@ -1,7 +1,10 @@
-// PostingIterator: walks one term's posting list, block by block, straight
-// from the store, in increasing doc order (document-at-a-time evaluation).
+// PostingIterator: walks one term's posting list, block by block, in
+// increasing doc order (document-at-a-time evaluation). The list comes
+// whole from PostingCache::Default() (read from the store on a miss), so
+// skipping is a binary search over its block directory and decoding reads
+// memory.
 //
-// Not thread-safe. Holds a StoreIterator: must be destroyed before the Store.
+// Not thread-safe.
 
 #ifndef PAPERDB_INDEX_POSTING_ITERATOR_H_
 #define PAPERDB_INDEX_POSTING_ITERATOR_H_
@@ -14,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "paperdb/index/posting_block.h"
+#include "paperdb/index/posting_list.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::index {
@@ -39,7 +43,8 @@ class PostingIterator {
   void Next();
 
   // Moves to the first posting with doc id >= `target`, skipping whole
-  // blocks (and seeking past them in the store) without decoding them.
+  // blocks (found by binary search on their last doc ids) without decoding
+  // them.
   // REQUIRES: target > doc() or doc() not yet read.
   void Advance(uint32_t target);
 
@@ -52,14 +57,22 @@ class PostingIterator {
   const PostingBlockHeader& block_header() const { return header_; }
 
   // Term frequency and document length (terms) of the current posting. The
-  // block is decoded on first use; if that fails, status() says so, doc()
-  // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
-  uint32_t tf() { return Decoded() ? block_.tf(index_) : 0; }
-  uint32_t doc_length() { return Decoded() ? block_.doc_length(index_) : 0; }
+  // block's frequencies are decoded on first use; if that fails, status()
+  // says so, doc() becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() !=
+  // kNoMoreDocs.
+  uint32_t tf() { return Frequencies() ? block_.tf(index_) : 0; }
+  uint32_t doc_length() {
+    return Frequencies() ? block_.doc_length(index_) : 0;
+  }
 
-  // Positions of the term in the current doc.
+  // Replaces *out with the positions of the term in the current doc,
+  // reusing its memory.
+  absl::Status Positions(std::vector<uint32_t>* out) {
+    if (!Frequencies()) return status_;
+    return block_.Positions(index_, out);
+  }
   absl::StatusOr<std::vector<uint32_t>> Positions() {
-    if (!Decoded()) return status_;
+    if (!Frequencies()) return status_;
     return block_.Positions(index_);
   }
 
@@ -68,23 +81,28 @@ class PostingIterator {
   const absl::Status& status() const { return status_; }
 
  private:
-  // Reads the header of the block at the store iterator's position, or ends
-  // the iteration. Postings are decoded later, by Decoded(), if needed.
-  void LoadBlock();
-  // Decodes the current block's postings once, into block_'s reused
-  // buffers; false (after Fail()) if it is malformed.
+  // Makes block `i` of the list current (its first posting), or ends the
+  // iteration past the last block.
+  void LoadBlock(size_t i);
+  // Decodes the current block's doc ids once, into block_'s reused
+  // buffers; false (after Fail()) if they are malformed.
   bool Decoded() { return decoded_ || Decode(); }
   bool Decode();
+  // Decoded(), and the block's term frequencies and lengths too.
+  bool Frequencies() {
+    return Decoded() && (block_.frequencies_decoded() || DecodeFrequencies());
+  }
+  bool DecodeFrequencies();
   void Fail(absl::Status status);
 
   std::string term_;
-  std::string prefix_;
-  std::unique_ptr<storage::StoreIterator> it_;
+  std::shared_ptr<const PostingList> list_;  // Null if reading it failed.
+  size_t block_index_ = 0;
   PostingBlockHeader header_;
   uint32_t first_doc_ = 0;  // Of the current block.
   PostingBlock block_;      // The current block, once decoded_.
   bool decoded_ = false;
-  size_t index_ = 0;
+  size_t index_ = 0;  // Of the current posting in the block.
   uint32_t doc_ = kNoMoreDocs;
   absl::Status status_;
 };

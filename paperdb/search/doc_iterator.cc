@@ -16,6 +16,9 @@ class EmptyIterator final : public DocIterator {
   double Score() override { return 0.0; }
   void Explain(std::vector<TermContribution>*) override {}
   uint64_t Cost() const override { return 0; }
+  int64_t ExactCount() const override { return 0; }
+  double MaxScore() const override { return 0.0; }
+  void AddAll(DocBitmap*) override {}
   absl::Status status() const override { return absl::OkStatus(); }
 };
 
@@ -69,6 +72,16 @@ class TermIterator final : public DocIterator {
                     postings_.doc_length(), Score()});
   }
   uint64_t Cost() const override { return df_; }
+  int64_t ExactCount() const override { return df_; }
+  double MaxScore() const override {
+    return scored_ ? scorer_.MaxScore(idf_) : 0.0;
+  }
+  void AddAll(DocBitmap* matches) override {
+    for (; postings_.doc() != kNoMoreDocs; postings_.Next()) {
+      matches->Set(postings_.doc());
+    }
+    doc_ = kNoMoreDocs;
+  }
   absl::Status status() const override { return postings_.status(); }
 
   PostingIterator& postings() { return postings_; }
@@ -128,6 +141,7 @@ class PhraseIterator final : public DocIterator {
                     terms_[0]->postings().doc_length(), Score()});
   }
   uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
+  double MaxScore() const override { return scorer_.MaxScore(idf_); }
   absl::Status status() const override {
     for (const auto& term : terms_) {
       if (!term->status().ok()) return term->status();
@@ -155,15 +169,14 @@ class PhraseIterator final : public DocIterator {
   }
 
   bool PositionsMatch() {
-    std::vector<std::vector<uint32_t>> decoded(terms_.size());
+    std::vector<std::vector<uint32_t>>& decoded = positions_;
+    decoded.resize(terms_.size());
     for (size_t i = 0; i < terms_.size(); ++i) {
-      absl::StatusOr<std::vector<uint32_t>> positions =
-          terms_[i]->postings().Positions();
-      if (!positions.ok()) {
-        status_ = positions.status();
+      absl::Status status = terms_[i]->postings().Positions(&decoded[i]);
+      if (!status.ok()) {
+        status_ = std::move(status);
         return false;
       }
-      decoded[i] = *std::move(positions);
     }
     frequency_ = 0;
     if (slop_ == 0) {
@@ -206,6 +219,8 @@ class PhraseIterator final : public DocIterator {
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<size_t> slots_;  // Phrase position -> index in terms_.
   std::vector<size_t> order_;  // terms_ by ascending df.
+  // Positions of each distinct term in the current candidate, reused.
+  std::vector<std::vector<uint32_t>> positions_;
   absl::Status status_;
 };
 
@@ -234,6 +249,11 @@ class AndIterator final : public DocIterator {
     for (auto& child : required_) child->Explain(out);
   }
   uint64_t Cost() const override { return required_[0]->Cost(); }
+  double MaxScore() const override {
+    double bound = 0.0;
+    for (const auto& child : required_) bound += child->MaxScore();
+    return bound;
+  }
   absl::Status status() const override {
     for (const auto& child : required_) {
       if (!child->status().ok()) return child->status();
@@ -316,6 +336,18 @@ class OrIterator final : public DocIterator {
     uint64_t cost = 0;
     for (const auto& child : children_) cost += child->Cost();
     return cost;
+  }
+  double MaxScore() const override {
+    double bound = 0.0;
+    for (const auto& child : children_) {
+      bound = dismax_ ? std::max(bound, child->MaxScore())
+                      : bound + child->MaxScore();
+    }
+    return bound;
+  }
+  void AddAll(DocBitmap* matches) override {
+    for (auto& child : children_) child->AddAll(matches);
+    doc_ = kNoMoreDocs;
   }
   absl::Status status() const override {
     for (const auto& child : children_) {

@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "paperdb/index/bm25.h"
 #include "paperdb/index/posting_iterator.h"
+#include "paperdb/search/doc_bitmap.h"
 
 namespace paperdb::search {
 
@@ -55,6 +56,20 @@ class DocIterator {
 
   // Upper bound on the number of matches (for ordering conjunctions).
   virtual uint64_t Cost() const = 0;
+
+  // The exact number of matches if known without iterating (a term's
+  // document frequency), else -1.
+  virtual int64_t ExactCount() const { return -1; }
+
+  // Upper bound on Score() at any doc: a clause's "max score" in MaxScore
+  // pruning. For a term, BM25's limit as tf grows, idf * (k1 + 1).
+  virtual double MaxScore() const = 0;
+
+  // Adds every remaining match (from doc() on) to `matches` and exhausts the
+  // iterator: counting without scoring. A term reads doc ids only.
+  virtual void AddAll(DocBitmap* matches) {
+    for (; doc_ != kNoMoreDocs; Next()) matches->Set(doc_);
+  }
 
   // Non-OK once a store error or a malformed block stopped iteration (then
   // doc() == kNoMoreDocs).

@@ -178,6 +178,148 @@ class Evaluation {
     return hits;
   }
 
+  // The clauses of `node` if it is a plain sum of clauses (a non-dismax OR,
+  // alone or as the only child of an AND), else empty.
+  static std::vector<const QueryNode*> Disjuncts(const QueryNode& node) {
+    const QueryNode* n = &node;
+    if (n->kind == Kind::kAnd && n->children.size() == 1) {
+      n = &n->children[0];
+    }
+    std::vector<const QueryNode*> clauses;
+    if (n->kind != Kind::kOr || n->dismax || n->excluded ||
+        n->children.size() < 2) {
+      return clauses;
+    }
+    for (const QueryNode& child : n->children) {
+      if (child.excluded) return {};
+      clauses.push_back(&child);
+    }
+    return clauses;
+  }
+
+  // Every match of `node`, counted and ranked: by Disjunction() when it is
+  // a sum of clauses ranked by relevance, else by Collect().
+  absl::StatusOr<SearchHits> Run(const QueryNode& node,
+                                 const SearchOptions& options) {
+    if (options.order == SortOrder::kRelevance && !options.collect_matches) {
+      std::vector<const QueryNode*> clauses = Disjuncts(node);
+      if (!clauses.empty()) return Disjunction(clauses, options.top_k);
+    }
+    PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(node));
+    return Collect(*it, options);
+  }
+
+  // Top k of the sum of `clauses` by MaxScore (H. Turtle and J. Flood,
+  // "Query evaluation: strategies and optimizations", IP&M 31(6), 1995; as
+  // in Lucene's MaxScoreBulkScorer). Clauses are sorted by their maximum
+  // score; once the k-th best score so far is known, the lowest clauses
+  // whose maxima sum to no more than it cannot put a paper into the top k
+  // on their own: only the other ("essential") clauses' postings are
+  // walked, and the rest are advanced to those candidates only, and not at
+  // all once the candidate cannot reach the k-th score. The exact count
+  // comes from a first pass that marks every clause's doc ids in a bitmap,
+  // with no scoring.
+  absl::StatusOr<SearchHits> Disjunction(
+      const std::vector<const QueryNode*>& clauses, size_t top_k) {
+    SearchHits hits;
+    PAPERDB_ASSIGN_OR_RETURN(hits.total, CountUnion(clauses));
+    if (hits.total == 0 || top_k == 0) return hits;
+    std::vector<std::unique_ptr<DocIterator>> its;
+    for (const QueryNode* clause : clauses) {
+      PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(*clause));
+      its.push_back(std::move(it));
+    }
+    std::sort(its.begin(), its.end(), [](const auto& a, const auto& b) {
+      return a->MaxScore() < b->MaxScore();
+    });
+    const size_t n = its.size();
+    // bound[i]: the sum of the maxima of clauses [0, i).
+    std::vector<double> bound(n + 1, 0.0);
+    for (size_t i = 0; i < n; ++i) bound[i + 1] = bound[i] + its[i]->MaxScore();
+    TopK top(top_k, &BetterScore);
+    std::vector<double> part(n);  // Each clause's score of the candidate.
+    double threshold = -1.0;      // Scores are never negative.
+    size_t essential = 0;         // Clauses [essential, n) are walked.
+    while (essential < n) {
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+      uint32_t doc = kNoMoreDocs;
+      for (size_t i = essential; i < n; ++i) doc = std::min(doc, its[i]->doc());
+      if (doc == kNoMoreDocs) break;
+      double score = 0.0;
+      std::fill(part.begin(), part.end(), 0.0);
+      for (size_t i = essential; i < n; ++i) {
+        if (its[i]->doc() == doc) score += part[i] = its[i]->Score();
+      }
+      // Ties go to the lower doc id, which came first: a candidate that can
+      // at best equal the k-th score is out.
+      bool out = false;
+      for (size_t i = essential; i-- > 0;) {
+        if (score + bound[i + 1] <= threshold) {
+          out = true;
+          break;
+        }
+        its[i]->Advance(doc);
+        if (its[i]->doc() == doc) score += part[i] = its[i]->Score();
+      }
+      if (!out) {
+        // Summed in clause order, so equal scores tie exactly.
+        score = 0.0;
+        for (const double p : part) score += p;
+        top.Push({doc, score});
+      }
+      if (top.full() && top.worst().score > threshold) {
+        threshold = top.worst().score;
+        while (essential < n && bound[essential + 1] <= threshold) ++essential;
+      }
+      for (size_t i = essential; i < n; ++i) {
+        if (its[i]->doc() == doc) its[i]->Next();
+      }
+    }
+    for (const auto& it : its) PAPERDB_RETURN_IF_ERROR(it->status());
+    hits.top = top.Take();
+    return hits;
+  }
+
+  // The exact number of papers matching any of `clauses`, without scoring.
+  // If the most common clause's count is known (a term's document
+  // frequency), it is that count plus the papers of the other clauses that
+  // it does not hold, found by probing it with Advance() from their merged
+  // doc ids: the common clause is mostly skipped, not decoded. Else every
+  // clause's doc ids are marked in a bitmap.
+  absl::StatusOr<uint64_t> CountUnion(
+      const std::vector<const QueryNode*>& clauses) {
+    std::vector<std::unique_ptr<DocIterator>> its;
+    for (const QueryNode* clause : clauses) {
+      PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(*clause));
+      its.push_back(std::move(it));
+    }
+    auto widest = std::max_element(
+        its.begin(), its.end(),
+        [](const auto& a, const auto& b) { return a->Cost() < b->Cost(); });
+    uint64_t total = 0;
+    if ((*widest)->ExactCount() >= 0) {
+      std::unique_ptr<DocIterator> common = std::move(*widest);
+      its.erase(widest);
+      total = static_cast<uint64_t>(common->ExactCount());
+      std::unique_ptr<DocIterator> rest = NewOrIterator(std::move(its), false);
+      for (; rest->doc() != kNoMoreDocs; rest->Next()) {
+        PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+        common->Advance(rest->doc());
+        total += common->doc() != rest->doc();
+      }
+      PAPERDB_RETURN_IF_ERROR(rest->status());
+      PAPERDB_RETURN_IF_ERROR(common->status());
+      return total;
+    }
+    DocBitmap matches;
+    for (auto& it : its) {
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+      it->AddAll(&matches);
+      PAPERDB_RETURN_IF_ERROR(it->status());
+    }
+    return matches.Count();
+  }
+
   // Every match of `root`, counted and ranked.
   absl::StatusOr<SearchHits> Collect(DocIterator& root,
                                      const SearchOptions& options) {
@@ -356,9 +498,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   const bool relevance = options.order == SortOrder::kRelevance;
   // Enough to hold every full match when there are too few to fill.
   if (relevance) first.top_k = std::max(first.top_k, kFillBelow);
-  PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
-                           evaluation.Build(root));
-  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Collect(*it, first));
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, first));
   QueryNode any;
   if (hits.total >= kFillBelow ||
       !AnyTermsQuery(root, /*split_words=*/hits.total > 0, &any) ||
@@ -368,9 +508,11 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
     hits.full_total = hits.total;
     return hits;
   }
+  PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
+                           evaluation.Build(any));
+  const uint64_t any_cost = it->Cost();
   it.reset();
-  PAPERDB_ASSIGN_OR_RETURN(it, evaluation.Build(any));
-  if (hits.total > 0 && it->Cost() > kMaxFillPostings) {
+  if (hits.total > 0 && any_cost > kMaxFillPostings) {
     // Partial matches would be papers with a very common word: not worth
     // a pass over its postings. The full matches stand alone.
     if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
@@ -379,7 +521,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
     return hits;
   }
   if (hits.total == 0) {
-    PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Collect(*it, options));
+    PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Run(any, options));
     hits.any_terms = hits.total > 0;
     return hits;
   }
@@ -388,7 +530,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   // subset of these, so the total is this pass's count).
   SearchOptions second = options;
   second.top_k = options.top_k + hits.total;
-  PAPERDB_ASSIGN_OR_RETURN(SearchHits partial, evaluation.Collect(*it, second));
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits partial, evaluation.Run(any, second));
   std::vector<ScoredDoc> top = std::move(hits.top);
   absl::flat_hash_map<uint32_t, bool> full;
   for (const ScoredDoc& d : top) full[d.doc] = true;

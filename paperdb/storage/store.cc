@@ -1,6 +1,7 @@
 #include "paperdb/storage/store.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -162,7 +163,14 @@ absl::Status StoreIterator::status() const {
 }
 
 Store::Store(std::string path, bool secondary)
-    : path_(std::move(path)), secondary_(secondary) {}
+    : path_(std::move(path)), secondary_(secondary) {
+  static std::atomic<uint64_t> next_instance_id{1};
+  instance_id_ = next_instance_id.fetch_add(1, std::memory_order_relaxed);
+}
+
+uint64_t Store::LatestSequenceNumber() const {
+  return db_->GetLatestSequenceNumber();
+}
 
 Store::~Store() {
   if (db_ == nullptr) return;

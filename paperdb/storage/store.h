@@ -134,12 +134,22 @@ class Store {
   bool is_secondary() const { return secondary_; }
   const std::string& path() const { return path_; }
 
+  // Names this open instance among every Store opened in the process; never
+  // reused, so caches of read data can key on it.
+  uint64_t instance_id() const { return instance_id_; }
+
+  // RocksDB's latest sequence number. It changes whenever data changes (a
+  // Write(), or a CatchUp() that applied something): data read and cached
+  // under one value is current while the store still reports it.
+  uint64_t LatestSequenceNumber() const;
+
  private:
   Store(std::string path, bool secondary);
   absl::Status CheckSchema(bool create);
 
   std::string path_;
   bool secondary_;
+  uint64_t instance_id_;
   std::string identity_;  // Secondary: the store's RocksDB IDENTITY at open.
   // Handles must be destroyed before db_; ~Store() does it explicitly.
   std::unique_ptr<rocksdb::DB> db_;

@@ -1,0 +1,52 @@
+// PostingList: all of one term's posting blocks (posting_block.h), read from
+// the store in one sequential scan and held in memory with a directory of
+// their headers, so that a reader finds the block holding any doc id by
+// binary search and knows every block's score bound without decoding it:
+// the skip data of block-max pruning (Ding & Suel, SIGIR 2011).
+//
+// Immutable once read; shared across threads through PostingCache.
+
+#ifndef PAPERDB_INDEX_POSTING_LIST_H_
+#define PAPERDB_INDEX_POSTING_LIST_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "paperdb/index/posting_block.h"
+#include "paperdb/storage/store.h"
+
+namespace paperdb::index {
+
+struct PostingList {
+  struct Block {
+    uint32_t first_doc = 0;
+    PostingBlockHeader header;  // Doc range, max tf, min length.
+    uint32_t offset = 0;        // Of the encoded block in `data`, bytes.
+    uint32_t size = 0;          // Bytes.
+  };
+
+  std::string data;           // The blocks' values, concatenated.
+  std::vector<Block> blocks;  // In doc order; empty if the term has none.
+
+  // The encoded block `i`, as PostingBlock::DecodeInPlace() reads it.
+  absl::string_view value(size_t i) const {
+    return absl::string_view(data).substr(blocks[i].offset, blocks[i].size);
+  }
+  // Memory held, in bytes (for the cache's budget).
+  size_t ByteSize() const {
+    return sizeof(*this) + data.capacity() + blocks.capacity() * sizeof(Block);
+  }
+};
+
+// Reads every posting block of `term` from `store`. DATA_LOSS if a key or a
+// block header is malformed, or blocks overlap; INTERNAL for store errors.
+absl::StatusOr<std::shared_ptr<const PostingList>> ReadPostingList(
+    const storage::Store& store, absl::string_view term);
+
+}  // namespace paperdb::index
+
+#endif  // PAPERDB_INDEX_POSTING_LIST_H_
