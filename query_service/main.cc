@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <string>
@@ -17,6 +18,7 @@
 #include "absl/time/clock.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
+#include "paperdb/index/posting_cache.h"
 #include "paperdb/rpc/auth.h"
 #include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/metrics.h"
@@ -38,6 +40,9 @@ ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");
+ABSL_FLAG(int, posting_cache_mib, 256,
+          "memory for posting lists kept between searches (LRU), in MiB; "
+          "0: read every list from the store each time");
 ABSL_FLAG(int, keepalive_seconds, 60,
           "ping idle client connections this often");
 ABSL_FLAG(int, keepalive_timeout_seconds, 20,
@@ -73,6 +78,9 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
     return 2;
   }
   const paperdb::rpc::Authenticator authenticator(security->auth);
+  paperdb::index::PostingCache::Default().SetCapacity(
+      static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_posting_cache_mib)))
+      << 20);
   paperdb::query::QueryServiceOptions service_options;
   service_options.authenticator = &authenticator;
   service_options.max_search_time =
