@@ -40,7 +40,7 @@ ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");
-ABSL_FLAG(int, posting_cache_mib, 256,
+ABSL_FLAG(int, posting_cache_mib, 512,
           "memory for posting lists kept between searches (LRU), in MiB; "
           "0: read every list from the store each time");
 ABSL_FLAG(int, keepalive_seconds, 60,

@@ -32,7 +32,7 @@ namespace paperdb::index {
 class PostingCache {
  public:
   // The default budget of Default(), in bytes.
-  static constexpr size_t kDefaultCapacityBytes = size_t{256} << 20;
+  static constexpr size_t kDefaultCapacityBytes = size_t{512} << 20;
 
   explicit PostingCache(size_t capacity_bytes)
       : capacity_bytes_(capacity_bytes) {}

@@ -60,6 +60,23 @@ bool PostingIterator::DecodeFrequencies() {
   return true;
 }
 
+const PostingList::Block* PostingIterator::ShallowAdvance(uint32_t target) {
+  if (list_ == nullptr || !status_.ok()) return nullptr;
+  const auto& blocks = list_->blocks;
+  size_t i = std::max(shallow_index_, block_index_);
+  if (i < blocks.size() && blocks[i].header.last_doc < target) {
+    i = static_cast<size_t>(
+        std::partition_point(blocks.begin() + static_cast<std::ptrdiff_t>(i),
+                             blocks.end(),
+                             [target](const PostingList::Block& b) {
+                               return b.header.last_doc < target;
+                             }) -
+        blocks.begin());
+  }
+  shallow_index_ = i;
+  return i < blocks.size() ? &blocks[i] : nullptr;
+}
+
 void PostingIterator::NextBlock() {
   if (doc_ == kNoMoreDocs) return;
   LoadBlock(block_index_ + 1);

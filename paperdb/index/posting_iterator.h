@@ -56,6 +56,18 @@ class PostingIterator {
   // without decoding its postings. REQUIRES: doc() != kNoMoreDocs.
   const PostingBlockHeader& block_header() const { return header_; }
 
+  // The directory entry of the current block (its header and impacts).
+  // REQUIRES: doc() != kNoMoreDocs.
+  const PostingList::Block& block() const {
+    return list_->blocks[block_index_];
+  }
+
+  // The skip data of block-max pruning (Lucene's advanceShallow): the
+  // directory entry of the first block, from the current one on, that ends
+  // at or after `target`, found without moving doc() or decoding anything;
+  // null if there is none. Cheapest for increasing targets.
+  const PostingList::Block* ShallowAdvance(uint32_t target);
+
   // Term frequency and document length (terms) of the current posting. The
   // block's frequencies are decoded on first use; if that fails, status()
   // says so, doc() becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() !=
@@ -98,6 +110,7 @@ class PostingIterator {
   std::string term_;
   std::shared_ptr<const PostingList> list_;  // Null if reading it failed.
   size_t block_index_ = 0;
+  size_t shallow_index_ = 0;  // Last block ShallowAdvance() found.
   PostingBlockHeader header_;
   uint32_t first_doc_ = 0;  // Of the current block.
   PostingBlock block_;      // The current block, once decoded_.

@@ -9,6 +9,7 @@
 #ifndef PAPERDB_INDEX_POSTING_LIST_H_
 #define PAPERDB_INDEX_POSTING_LIST_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -16,17 +17,43 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "paperdb/index/bm25.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::index {
 
+// Up to this many (tf, length) pairs bound a block's scores.
+inline constexpr size_t kMaxImpacts = 4;
+
 struct PostingList {
+  // A (term frequency, document length) pair no posting of a block beats:
+  // each posting has a tf at most `tf` and a length at least `doc_length`
+  // for one of the block's impacts. Lucene's "impacts": BM25 grows with tf
+  // and falls with length, so the best score of the block is at most the
+  // best score of its impacts, which is tighter than pairing the block's
+  // max tf with its min length.
+  struct Impact {
+    uint32_t tf = 0;
+    uint32_t doc_length = 0;
+  };
   struct Block {
     uint32_t first_doc = 0;
     PostingBlockHeader header;  // Doc range, max tf, min length.
     uint32_t offset = 0;        // Of the encoded block in `data`, bytes.
     uint32_t size = 0;          // Bytes.
+    Impact impacts[kMaxImpacts];
+    uint32_t impact_count = 0;
+
+    // Upper bound on the BM25 score of any posting in the block.
+    double MaxScore(const Bm25Scorer& scorer, double idf) const {
+      double best = 0.0;
+      for (uint32_t i = 0; i < impact_count; ++i) {
+        best = std::max(
+            best, scorer.Score(idf, impacts[i].tf, impacts[i].doc_length));
+      }
+      return best;
+    }
   };
 
   std::string data;           // The blocks' values, concatenated.
@@ -42,8 +69,9 @@ struct PostingList {
   }
 };
 
-// Reads every posting block of `term` from `store`. DATA_LOSS if a key or a
-// block header is malformed, or blocks overlap; INTERNAL for store errors.
+// Reads every posting block of `term` from `store`, decoding each block's
+// frequencies once for its impacts. DATA_LOSS if a key or a block is
+// malformed, or blocks overlap; INTERNAL for store errors.
 absl::StatusOr<std::shared_ptr<const PostingList>> ReadPostingList(
     const storage::Store& store, absl::string_view term);
 

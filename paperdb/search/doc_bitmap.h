@@ -25,6 +25,25 @@ class DocBitmap {
     words_[word] |= uint64_t{1} << (doc & 63);
   }
 
+  bool Contains(uint32_t doc) const {
+    const size_t word = doc >> 6;
+    return word < words_.size() && (words_[word] >> (doc & 63) & 1) != 0;
+  }
+
+  // Whether any doc in [first, last] was added. Cost: (last - first) / 64.
+  bool AnyInRange(uint32_t first, uint32_t last) const {
+    const size_t end = std::min<size_t>((size_t{last} >> 6) + 1, words_.size());
+    for (size_t w = first >> 6; w < end; ++w) {
+      uint64_t bits = words_[w];
+      if (w == (first >> 6)) bits &= ~uint64_t{0} << (first & 63);
+      if (w == (last >> 6) && (last & 63) != 63) {
+        bits &= (uint64_t{1} << ((last & 63) + 1)) - 1;
+      }
+      if (bits != 0) return true;
+    }
+    return false;
+  }
+
   // Number of distinct docs added.
   uint64_t Count() const {
     uint64_t n = 0;

@@ -76,6 +76,16 @@ class TermIterator final : public DocIterator {
   double MaxScore() const override {
     return scored_ ? scorer_.MaxScore(idf_) : 0.0;
   }
+  uint32_t ShallowAdvance(uint32_t target) override {
+    const index::PostingList::Block* block = postings_.ShallowAdvance(target);
+    if (block == nullptr) {
+      block_max_ = 0.0;
+      return kNoMoreDocs;
+    }
+    block_max_ = scored_ ? block->MaxScore(scorer_, idf_) : 0.0;
+    return block->header.last_doc;
+  }
+  double BlockMaxScore() override { return block_max_; }
   void AddAll(DocBitmap* matches) override {
     for (; postings_.doc() != kNoMoreDocs; postings_.Next()) {
       matches->Set(postings_.doc());
@@ -92,6 +102,7 @@ class TermIterator final : public DocIterator {
   uint32_t df_;
   double idf_;
   bool scored_;
+  double block_max_ = 0.0;  // For the last ShallowAdvance().
 };
 
 class PhraseIterator final : public DocIterator {

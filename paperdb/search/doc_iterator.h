@@ -65,6 +65,18 @@ class DocIterator {
   // pruning. For a term, BM25's limit as tf grows, idf * (k1 + 1).
   virtual double MaxScore() const = 0;
 
+  // Block-max pruning (Ding & Suel, SIGIR 2011; Lucene's advanceShallow
+  // and getMaxScore): prepares BlockMaxScore() for docs from `target` on,
+  // without moving doc(), and returns the last doc id it holds for. The
+  // default has no blocks: MaxScore(), up to kNoMoreDocs.
+  virtual uint32_t ShallowAdvance(uint32_t target) {
+    (void)target;
+    return kNoMoreDocs;
+  }
+  // Upper bound on Score() for docs in [target, end] of the last
+  // ShallowAdvance(target) that returned `end`.
+  virtual double BlockMaxScore() { return MaxScore(); }
+
   // Adds every remaining match (from doc() on) to `matches` and exhausts the
   // iterator: counting without scoring. A term reads doc ids only.
   virtual void AddAll(DocBitmap* matches) {

@@ -105,7 +105,10 @@ TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
       "bravo OR delta OR echo OR yankee",
       "zulu OR yankee",
       "alpha OR (bravo zulu)",
+      "(alpha bravo) OR zulu",
       "alpha OR \"bravo delta\"",
+      "\"yankee zulu\" OR delta",
+      "\"xray zulu\" OR yankee OR alpha",
       "alpha zulu",
       "alpha bravo delta",
       "alpha yankee xray zulu whiskey",  // Few full matches: a fill.

@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
+#include "paperdb/index/posting_cache.h"
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/storage/paper_table.h"
@@ -142,9 +143,9 @@ class Evaluation {
 
   // One term, nothing else, relevance order: the count is its document
   // frequency, and the top k need only the blocks whose best possible score
-  // (from the block's max tf and min length; BM25 grows with tf and falls
-  // with length) beats the k-th best so far: block-max pruning (Ding &
-  // Suel, SIGIR 2011). Skipped blocks are never decoded.
+  // (from the block's impacts, posting_list.h) beats the k-th best so far:
+  // block-max pruning (Ding & Suel, SIGIR 2011). Skipped blocks are never
+  // decoded.
   absl::StatusOr<SearchHits> SingleTerm(const std::string& term, size_t top_k) {
     SearchHits hits;
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
@@ -155,16 +156,14 @@ class Evaluation {
     PostingIterator postings(store_, term);
     while (postings.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      const PostingBlockHeader& header = postings.block_header();
+      const index::PostingList::Block& block = postings.block();
       // Ties go to the lower doc id, which is earlier: an equal bound
       // cannot displace anything.
-      if (top.full() &&
-          scorer_.Score(idf, header.max_tf, header.min_doc_length) <=
-              top.worst().score) {
+      if (top.full() && block.MaxScore(scorer_, idf) <= top.worst().score) {
         postings.NextBlock();
         continue;
       }
-      const uint32_t last = header.last_doc;
+      const uint32_t last = block.header.last_doc;
       while (postings.doc() <= last && postings.doc() != kNoMoreDocs) {
         top.Push({postings.doc(),
                   scorer_.Score(idf, postings.tf(), postings.doc_length())});
@@ -229,55 +228,135 @@ class Evaluation {
       PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(*clause));
       its.push_back(std::move(it));
     }
-    std::sort(its.begin(), its.end(), [](const auto& a, const auto& b) {
-      return a->MaxScore() < b->MaxScore();
-    });
     const size_t n = its.size();
-    // bound[i]: the sum of the maxima of clauses [0, i).
-    std::vector<double> bound(n + 1, 0.0);
-    for (size_t i = 0; i < n; ++i) bound[i + 1] = bound[i] + its[i]->MaxScore();
     TopK top(top_k, &BetterScore);
+    double threshold = -1.0;      // The k-th score; scores are never negative.
     std::vector<double> part(n);  // Each clause's score of the candidate.
-    double threshold = -1.0;      // Scores are never negative.
-    size_t essential = 0;         // Clauses [essential, n) are walked.
-    while (essential < n) {
+    std::vector<double> bound(n + 1);  // Sums of window maxima, by order.
+    std::vector<size_t> order(n);      // Clauses by window maximum.
+    std::vector<double> window_max(n);
+    while (true) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      uint32_t doc = kNoMoreDocs;
-      for (size_t i = essential; i < n; ++i) doc = std::min(doc, its[i]->doc());
-      if (doc == kNoMoreDocs) break;
-      double score = 0.0;
-      std::fill(part.begin(), part.end(), 0.0);
-      for (size_t i = essential; i < n; ++i) {
-        if (its[i]->doc() == doc) score += part[i] = its[i]->Score();
+      uint32_t start = kNoMoreDocs;
+      for (const auto& it : its) start = std::min(start, it->doc());
+      if (start == kNoMoreDocs) break;
+      // The window: from `start` to the first end of a clause's block.
+      uint32_t end = kNoMoreDocs;
+      for (const auto& it : its) end = std::min(end, it->ShallowAdvance(start));
+      for (size_t i = 0; i < n; ++i) {
+        order[i] = i;
+        window_max[i] = its[i]->doc() <= end ? its[i]->BlockMaxScore() : 0.0;
       }
-      // Ties go to the lower doc id, which came first: a candidate that can
-      // at best equal the k-th score is out.
-      bool out = false;
-      for (size_t i = essential; i-- > 0;) {
-        if (score + bound[i + 1] <= threshold) {
-          out = true;
-          break;
+      std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return window_max[a] < window_max[b];
+      });
+      for (size_t k = 0; k < n; ++k) {
+        bound[k + 1] = bound[k] + window_max[order[k]];
+      }
+      // Clauses order[essential..] are walked; the others, whose maxima
+      // sum to no more than the k-th score, only probed.
+      size_t essential = 0;
+      while (essential < n && bound[essential + 1] <= threshold) ++essential;
+      while (essential < n) {
+        uint32_t doc = kNoMoreDocs;
+        for (size_t k = essential; k < n; ++k) {
+          doc = std::min(doc, its[order[k]]->doc());
         }
-        its[i]->Advance(doc);
-        if (its[i]->doc() == doc) score += part[i] = its[i]->Score();
+        if (doc > end || doc == kNoMoreDocs) break;
+        double score = 0.0;
+        std::fill(part.begin(), part.end(), 0.0);
+        for (size_t k = essential; k < n; ++k) {
+          DocIterator& it = *its[order[k]];
+          if (it.doc() == doc) score += part[order[k]] = it.Score();
+        }
+        // Ties go to the lower doc id, which came first: a candidate that
+        // can at best equal the k-th score is out.
+        bool out = false;
+        for (size_t k = essential; k-- > 0;) {
+          if (score + bound[k + 1] <= threshold) {
+            out = true;
+            break;
+          }
+          DocIterator& it = *its[order[k]];
+          it.Advance(doc);
+          if (it.doc() == doc) score += part[order[k]] = it.Score();
+        }
+        if (!out) {
+          // Summed in clause order, so equal scores tie exactly.
+          score = 0.0;
+          for (const double p : part) score += p;
+          top.Push({doc, score});
+          if (top.full() && top.worst().score > threshold) {
+            threshold = top.worst().score;
+            while (essential < n && bound[essential + 1] <= threshold) {
+              ++essential;
+            }
+          }
+        }
+        for (size_t k = essential; k < n; ++k) {
+          DocIterator& it = *its[order[k]];
+          if (it.doc() == doc) it.Next();
+        }
       }
-      if (!out) {
-        // Summed in clause order, so equal scores tie exactly.
-        score = 0.0;
-        for (const double p : part) score += p;
-        top.Push({doc, score});
-      }
-      if (top.full() && top.worst().score > threshold) {
-        threshold = top.worst().score;
-        while (essential < n && bound[essential + 1] <= threshold) ++essential;
-      }
-      for (size_t i = essential; i < n; ++i) {
-        if (its[i]->doc() == doc) its[i]->Next();
-      }
+      if (end == kNoMoreDocs) break;
+      for (const auto& it : its) it->Advance(end + 1);
     }
     for (const auto& it : its) PAPERDB_RETURN_IF_ERROR(it->status());
     hits.top = top.Take();
     return hits;
+  }
+
+  // The exact number of papers holding any of `terms`, read straight from
+  // their posting lists: the doc ids of all but the widest list are marked
+  // in a bitmap, and the widest list (counted by its document frequency)
+  // is decoded only in blocks whose doc range holds a marked doc, to remove
+  // the overlap.
+  absl::StatusOr<uint64_t> CountTermUnion(
+      const std::vector<std::string>& terms) {
+    std::vector<std::shared_ptr<const index::PostingList>> lists;
+    size_t widest = 0;
+    uint32_t widest_df = 0;
+    for (const std::string& term : terms) {
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
+      if (df == 0) continue;
+      PAPERDB_ASSIGN_OR_RETURN(
+          std::shared_ptr<const index::PostingList> list,
+          index::PostingCache::Default().Get(store_, term));
+      if (df > widest_df) {
+        widest_df = df;
+        widest = lists.size();
+      }
+      lists.push_back(std::move(list));
+    }
+    if (lists.empty()) return 0;
+    DocBitmap rest;
+    bool any_rest = false;
+    index::PostingBlock block;
+    for (size_t l = 0; l < lists.size(); ++l) {
+      if (l == widest) continue;
+      const index::PostingList& list = *lists[l];
+      for (size_t b = 0; b < list.blocks.size(); ++b) {
+        PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+        PAPERDB_RETURN_IF_ERROR(
+            block.DecodeInPlace(list.blocks[b].first_doc, list.value(b)));
+        for (size_t i = 0; i < block.size(); ++i) rest.Set(block.doc(i));
+        any_rest = true;
+      }
+    }
+    if (!any_rest) return widest_df;
+    uint64_t overlap = 0;
+    const index::PostingList& list = *lists[widest];
+    for (size_t b = 0; b < list.blocks.size(); ++b) {
+      const index::PostingList::Block& ref = list.blocks[b];
+      if (!rest.AnyInRange(ref.first_doc, ref.header.last_doc)) continue;
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+      PAPERDB_RETURN_IF_ERROR(
+          block.DecodeInPlace(ref.first_doc, list.value(b)));
+      for (size_t i = 0; i < block.size(); ++i) {
+        overlap += rest.Contains(block.doc(i));
+      }
+    }
+    return widest_df + rest.Count() - overlap;
   }
 
   // The exact number of papers matching any of `clauses`, without scoring.
@@ -288,6 +367,12 @@ class Evaluation {
   // clause's doc ids are marked in a bitmap.
   absl::StatusOr<uint64_t> CountUnion(
       const std::vector<const QueryNode*>& clauses) {
+    std::vector<std::string> terms;
+    for (const QueryNode* clause : clauses) {
+      if (clause->kind != Kind::kTerm || clause->terms.size() != 1) break;
+      terms.push_back(clause->terms[0]);
+    }
+    if (terms.size() == clauses.size()) return CountTermUnion(terms);
     std::vector<std::unique_ptr<DocIterator>> its;
     for (const QueryNode* clause : clauses) {
       PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(*clause));

@@ -32,7 +32,7 @@ absl::string_view ToView(const rocksdb::Slice& s) {
 rocksdb::ColumnFamilyOptions ColumnOptions() {
   rocksdb::ColumnFamilyOptions options;
   rocksdb::BlockBasedTableOptions table;
-  table.block_cache = rocksdb::NewLRUCache(256 << 20);  // Shared by all CFs.
+  table.block_cache = rocksdb::NewLRUCache(128 << 20);  // Shared by all CFs.
   table.block_size = 16 << 10;
   table.cache_index_and_filter_blocks = true;
   static const std::shared_ptr<rocksdb::TableFactory> kFactory(
