@@ -191,12 +191,30 @@ class PhraseIterator final : public DocIterator {
     }
     frequency_ = 0;
     if (slop_ == 0) {
-      for (const uint32_t start : decoded[slots_[0]]) {
+      // Walk the positions of the word that occurs least in this paper
+      // (the anchor); every other word must stand at its offset from it.
+      // Candidates ascend, so each word's cursor only moves forward: a
+      // merge, linear in the positions.
+      const size_t n = slots_.size();
+      size_t anchor = 0;
+      for (size_t k = 1; k < n; ++k) {
+        if (decoded[slots_[k]].size() < decoded[slots_[anchor]].size()) {
+          anchor = k;
+        }
+      }
+      cursors_.assign(n, 0);
+      for (const uint32_t at : decoded[slots_[anchor]]) {
+        if (at < anchor) continue;
+        const uint32_t start = at - static_cast<uint32_t>(anchor);
         bool all = true;
-        for (size_t k = 1; k < slots_.size() && all; ++k) {
+        for (size_t k = 0; k < n && all; ++k) {
+          if (k == anchor) continue;
           const std::vector<uint32_t>& p = decoded[slots_[k]];
-          all = std::binary_search(p.begin(), p.end(),
-                                   start + static_cast<uint32_t>(k));
+          const uint32_t want = start + static_cast<uint32_t>(k);
+          size_t& c = cursors_[k];
+          while (c < p.size() && p[c] < want) ++c;
+          if (c == p.size()) return frequency_ > 0;  // No later match.
+          all = p[c] == want;
         }
         frequency_ += all;
       }
@@ -232,6 +250,7 @@ class PhraseIterator final : public DocIterator {
   std::vector<size_t> order_;  // terms_ by ascending df.
   // Positions of each distinct term in the current candidate, reused.
   std::vector<std::vector<uint32_t>> positions_;
+  std::vector<size_t> cursors_;  // Per phrase position, into positions_.
   absl::Status status_;
 };
 

@@ -263,6 +263,19 @@ class Evaluation {
           doc = std::min(doc, its[order[k]]->doc());
         }
         if (doc > end || doc == kNoMoreDocs) break;
+        // The candidate's best possible score, before scoring anything: the
+        // window maxima of the essential clauses on it and of all others.
+        double upper = bound[essential];
+        for (size_t k = essential; k < n; ++k) {
+          if (its[order[k]]->doc() == doc) upper += window_max[order[k]];
+        }
+        if (upper <= threshold) {
+          for (size_t k = essential; k < n; ++k) {
+            DocIterator& it = *its[order[k]];
+            if (it.doc() == doc) it.Next();
+          }
+          continue;
+        }
         double score = 0.0;
         std::fill(part.begin(), part.end(), 0.0);
         for (size_t k = essential; k < n; ++k) {
