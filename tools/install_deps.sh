@@ -28,9 +28,9 @@ if [[ "${1:-}" == "--ci" ]]; then
   PACKAGES+=(clang-format wamerican nghttp2-client)
 fi
 # The benchmark (bench/run.sh, `--bench`): words for bench/gen_corpus.py and
-# h2load for bench/grpc_load.sh.
+# h2load for bench/grpc_load.sh, gnuplot for its plot.
 if [[ "${1:-}" == "--bench" ]]; then
-  PACKAGES+=(wamerican nghttp2-client)
+  PACKAGES+=(wamerican nghttp2-client gnuplot-nox)
 fi
 
 missing=()
