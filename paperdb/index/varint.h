@@ -22,6 +22,12 @@ inline void PutVarint32(uint32_t value, std::string* out) {
 // Returns false, leaving *p unspecified, if the input ends early or the value
 // does not fit in 32 bits.
 inline bool GetVarint32(const char** p, const char* limit, uint32_t* value) {
+  // Fast path: one byte (doc gaps of common terms, tfs, positions gaps).
+  if (*p < limit && (static_cast<unsigned char>(**p) & 0x80) == 0) {
+    *value = static_cast<unsigned char>(**p);
+    ++*p;
+    return true;
+  }
   uint32_t result = 0;
   for (int shift = 0; shift <= 28 && *p < limit; shift += 7) {
     const uint32_t byte = static_cast<unsigned char>(**p);

@@ -284,6 +284,16 @@ class AndIterator final : public DocIterator {
     for (const auto& child : required_) bound += child->MaxScore();
     return bound;
   }
+  uint32_t ShallowAdvance(uint32_t target) override {
+    uint32_t end = kNoMoreDocs;
+    block_max_ = 0.0;
+    for (auto& child : required_) {
+      end = std::min(end, child->ShallowAdvance(target));
+      block_max_ += child->BlockMaxScore();
+    }
+    return end;
+  }
+  double BlockMaxScore() override { return block_max_; }
   absl::Status status() const override {
     for (const auto& child : required_) {
       if (!child->status().ok()) return child->status();
@@ -320,6 +330,7 @@ class AndIterator final : public DocIterator {
 
   std::vector<std::unique_ptr<DocIterator>> required_;  // By ascending cost.
   std::vector<std::unique_ptr<DocIterator>> excluded_;
+  double block_max_ = 0.0;  // For the last ShallowAdvance().
 };
 
 class OrIterator final : public DocIterator {
@@ -375,6 +386,17 @@ class OrIterator final : public DocIterator {
     }
     return bound;
   }
+  uint32_t ShallowAdvance(uint32_t target) override {
+    uint32_t end = kNoMoreDocs;
+    block_max_ = 0.0;
+    for (auto& child : children_) {
+      end = std::min(end, child->ShallowAdvance(target));
+      const double bound = child->BlockMaxScore();
+      block_max_ = dismax_ ? std::max(block_max_, bound) : block_max_ + bound;
+    }
+    return end;
+  }
+  double BlockMaxScore() override { return block_max_; }
   void AddAll(DocBitmap* matches) override {
     for (auto& child : children_) child->AddAll(matches);
     doc_ = kNoMoreDocs;
@@ -394,6 +416,7 @@ class OrIterator final : public DocIterator {
 
   std::vector<std::unique_ptr<DocIterator>> children_;
   bool dismax_;
+  double block_max_ = 0.0;  // For the last ShallowAdvance().
 };
 
 }  // namespace

@@ -70,8 +70,10 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
         ExpandQuery(*store_, *std::move(query));
     EXPECT_THAT(expanded, IsOk());
     SearchOptions options;
-    // Collecting every match turns pruning off: the reference.
+    // The reference scores every match: no pruning, and no MaxScore (which
+    // collecting the matches turns off).
     options.collect_matches = exhaustive;
+    options.prune = !exhaustive;
     absl::StatusOr<SearchHits> hits =
         Searcher(store_.get()).Search(expanded->query, options);
     EXPECT_THAT(hits, IsOk());
@@ -110,7 +112,10 @@ TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
       "\"yankee zulu\" OR delta",
       "\"xray zulu\" OR yankee OR alpha",
       "alpha zulu",
+      "alpha bravo",
       "alpha bravo delta",
+      "alpha -bravo",
+      "alpha (bravo OR zulu)",
       "alpha yankee xray zulu whiskey",  // Few full matches: a fill.
   };
   for (const char* q : queries) {

@@ -426,9 +426,28 @@ class Evaluation {
     const bool keep_all = options.collect_matches || !by_score;
     std::vector<ScoredDoc> all;
     TopK top(by_score ? options.top_k : 0, &BetterScore);
+    // Block-max pruning of the scoring (the count needs every match): once
+    // the heap is full, a match whose blocks cannot beat its worst score is
+    // counted without being scored. The bound holds up to `window_end`.
+    const bool prune = by_score && options.prune;
+    uint32_t window_end = 0;
+    double window_bound = 0.0;
+    bool have_window = false;
     for (; root.doc() != kNoMoreDocs; root.Next()) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       ++hits.total;
+      if (prune && top.full()) {
+        if (!have_window || root.doc() > window_end) {
+          window_end = root.ShallowAdvance(root.doc());
+          window_bound = root.BlockMaxScore();
+          have_window = true;
+        }
+        // Ties go to the lower doc id, which came first.
+        if (window_bound <= top.worst().score) {
+          if (keep_all) all.push_back({root.doc(), 0.0});
+          continue;
+        }
+      }
       const ScoredDoc doc{root.doc(), root.Score()};
       if (by_score) top.Push(doc);
       if (keep_all) all.push_back(doc);

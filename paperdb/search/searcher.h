@@ -58,6 +58,10 @@ struct SearchOptions {
   SortOrder order = SortOrder::kRelevance;
   // Also return every matching doc id (for facet counts).
   bool collect_matches = false;
+  // Skip scoring what cannot reach the top k (block-max and MaxScore
+  // pruning). The results are the same either way; false scores every
+  // match, the reference in tests of the pruning.
+  bool prune = true;
 };
 
 struct SearchHits {
