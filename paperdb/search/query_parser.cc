@@ -446,6 +446,14 @@ class Parser {
     }
     std::vector<text::AnalyzedToken> tokens =
         text::ThreadLocalAnalyzer().Analyze(word);
+    if (tokens.empty() && word.size() > text::kMaxTermBytes && !prefix) {
+      // Longer than any indexed term: a word no paper holds (an AND of it
+      // falls back to the other words), not a word to ignore.
+      node.kind = QueryNode::Kind::kTerm;
+      node.terms.push_back(std::string(word));
+      node.word = std::string(word);
+      return node;
+    }
     if (tokens.empty()) return EmptyNode();
     if (tokens.size() == 1) {
       if (tokens[0].stopword && !prefix) {

@@ -158,6 +158,16 @@ TEST_F(SearcherTest, UnknownTermsAndStopwordsMatchNothing) {
   EXPECT_EQ(Run("the of").total, 0u);
 }
 
+TEST_F(SearcherTest, WordLongerThanAnyTermIsNotIgnored) {
+  // Never indexed (analyzer.h's kMaxTermBytes), so no paper holds it: the
+  // conjunction falls back to the other word instead of dropping it.
+  const std::string blob(300, 'x');
+  EXPECT_EQ(Run(blob).total, 0u);
+  const SearchHits hits = Run("synaptic " + blob);
+  EXPECT_TRUE(hits.any_terms);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));
+}
+
 // The analyzer's spellings (paperdb/text/analyzer.h), end to end through
 // the index: each query must find exactly the listed papers.
 class AnalyzerMatchingTest : public ::paperdb::testing::StoreFixture {

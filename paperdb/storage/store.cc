@@ -50,6 +50,27 @@ std::string ReadIdentity(const std::string& path) {
   return identity;
 }
 
+// What a secondary must reopen for: the primary's current MANIFEST (named in
+// CURRENT) and its write-ahead logs. Both change only when the primary
+// flushes a memtable or reopens the store. RocksDB 7.8's TryCatchUpWithPrimary
+// can then keep serving entries it replayed from an old log over newer
+// flushed ones, or miss edits of a new MANIFEST (facebook/rocksdb#14444,
+// #7815); a fresh secondary reads the state as it is.
+std::string PrimaryFingerprint(const std::string& path) {
+  std::ifstream in(std::filesystem::path(path) / "CURRENT");
+  std::string fingerprint;
+  std::getline(in, fingerprint);
+  std::vector<std::string> logs;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+    const std::string name = entry.path().filename().string();
+    if (absl::EndsWith(name, ".log")) logs.push_back(name);
+  }
+  std::sort(logs.begin(), logs.end());
+  for (const std::string& log : logs) absl::StrAppend(&fingerprint, " ", log);
+  return fingerprint;
+}
+
 bool IsOurColumn(absl::string_view name) {
   for (int i = 0; i < kColumnCount; ++i) {
     if (name == ColumnName(static_cast<Column>(i))) return true;
@@ -162,24 +183,21 @@ absl::Status StoreIterator::status() const {
   return FromRocksDbStatus(it_->status(), "iterating store");
 }
 
-Store::Store(std::string path, bool secondary)
-    : path_(std::move(path)), secondary_(secondary) {
-  static std::atomic<uint64_t> next_instance_id{1};
-  instance_id_ = next_instance_id.fetch_add(1, std::memory_order_relaxed);
+uint64_t Store::NextInstanceId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
+
+Store::Store(std::string path, bool secondary)
+    : path_(std::move(path)),
+      secondary_(secondary),
+      instance_id_(NextInstanceId()) {}
 
 uint64_t Store::LatestSequenceNumber() const {
   return db_->GetLatestSequenceNumber();
 }
 
-Store::~Store() {
-  if (db_ == nullptr) return;
-  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
-    db_->DestroyColumnFamilyHandle(handle);
-  }
-  handles_.clear();
-  db_->Close().PermitUncheckedError();
-}
+Store::~Store() { CloseDb(); }
 
 absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
     const std::string& path) {
@@ -285,26 +303,10 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
       }
     }
   }
-  std::error_code ignored;
-  std::filesystem::create_directories(secondary_path, ignored);
-  rocksdb::DBOptions options;
-  options.max_open_files = -1;  // Required by secondary instances.
-  // A secondary logs every catch-up: rotate its info log by size.
-  options.max_log_file_size = 8 << 20;
-  options.keep_log_file_num = 3;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* db = nullptr;
-  const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
-      options, path, secondary_path, Descriptors(), &handles, &db);
-  if (!s.ok()) {
-    return FromRocksDbStatus(
-        s, absl::StrCat("opening store ", path, " as secondary"));
-  }
   std::unique_ptr<Store> store(new Store(path, /*secondary=*/true));
+  store->secondary_path_ = secondary_path;
   store->identity_ = ReadIdentity(path);
-  store->db_.reset(db);
-  store->db_->DestroyColumnFamilyHandle(handles[0]);
-  store->handles_.assign(handles.begin() + 1, handles.end());
+  PAPERDB_RETURN_IF_ERROR(store->OpenSecondaryDb());
   PAPERDB_RETURN_IF_ERROR(store->CheckSchema(/*create=*/false));
   return store;
 }
@@ -367,6 +369,43 @@ std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
           rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
 }
 
+absl::Status Store::OpenSecondaryDb() {
+  // Taken before opening: a change in between shows at the next CatchUp().
+  std::string fingerprint = PrimaryFingerprint(path_);
+  std::error_code ignored;
+  std::filesystem::create_directories(secondary_path_, ignored);
+  rocksdb::DBOptions options;
+  options.max_open_files = -1;  // Required by secondary instances.
+  // A secondary logs every catch-up: rotate its info log by size.
+  options.max_log_file_size = 8 << 20;
+  options.keep_log_file_num = 3;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* db = nullptr;
+  const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
+      options, path_, secondary_path_, Descriptors(), &handles, &db);
+  if (!s.ok()) {
+    return FromRocksDbStatus(
+        s, absl::StrCat("opening store ", path_, " as secondary"));
+  }
+  CloseDb();
+  db_.reset(db);
+  db_->DestroyColumnFamilyHandle(handles[0]);
+  handles_.assign(handles.begin() + 1, handles.end());
+  fingerprint_ = std::move(fingerprint);
+  instance_id_ = NextInstanceId();
+  return absl::OkStatus();
+}
+
+void Store::CloseDb() {
+  if (db_ == nullptr) return;
+  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
+    db_->DestroyColumnFamilyHandle(handle);
+  }
+  handles_.clear();
+  db_->Close().PermitUncheckedError();
+  db_.reset();
+}
+
 absl::Status Store::CatchUp() {
   if (!secondary_) return absl::OkStatus();
   // A secondary instance cannot follow a store that was deleted and
@@ -376,6 +415,11 @@ absl::Status Store::CatchUp() {
         absl::StrCat("store ", path_,
                      " was removed or replaced since it was opened; "
                      "restart to serve the new one"));
+  }
+  if (PrimaryFingerprint(path_) != fingerprint_) {
+    // The writer flushed or reopened the store: read it afresh. On failure
+    // the old instance keeps serving.
+    return OpenSecondaryDb();
   }
   return FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
                            "catching up with writer");

@@ -111,7 +111,11 @@ class Store {
   std::unique_ptr<StoreIterator> NewIterator(Column column) const;
 
   // Secondary only: applies the writer's changes made since the last call.
-  // Each WriteBatch of the writer becomes visible whole or not at all.
+  // Each WriteBatch of the writer becomes visible whole or not at all. After
+  // the writer flushed or reopened the store (its MANIFEST or write-ahead
+  // logs changed), the secondary is opened afresh instead, working around
+  // RocksDB 7.8 catch-ups that can keep serving older entries; that gives
+  // the store a new instance_id(). Callers must not read during CatchUp().
   // FAILED_PRECONDITION if the store at path() was removed or recreated since
   // it was opened (the instance keeps serving the old data until restarted).
   absl::Status CatchUp();
@@ -135,7 +139,8 @@ class Store {
   const std::string& path() const { return path_; }
 
   // Names this open instance among every Store opened in the process; never
-  // reused, so caches of read data can key on it.
+  // reused, so caches of read data can key on it. A secondary gets a new
+  // one whenever CatchUp() reopens it.
   uint64_t instance_id() const { return instance_id_; }
 
   // RocksDB's latest sequence number. It changes whenever data changes (a
@@ -146,11 +151,19 @@ class Store {
  private:
   Store(std::string path, bool secondary);
   absl::Status CheckSchema(bool create);
+  static uint64_t NextInstanceId();
+  // Secondary: opens (or reopens) db_ as a secondary of path_, replacing the
+  // current instance only once the new one is open.
+  absl::Status OpenSecondaryDb();
+  void CloseDb();
 
   std::string path_;
   bool secondary_;
   uint64_t instance_id_;
   std::string identity_;  // Secondary: the store's RocksDB IDENTITY at open.
+  std::string secondary_path_;  // Secondary: its own files.
+  // Secondary: PrimaryFingerprint() (store.cc) when db_ was opened.
+  std::string fingerprint_;
   // Handles must be destroyed before db_; ~Store() does it explicitly.
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // By Column; owned.
