@@ -14,11 +14,14 @@ set ylabel "p50 latency, ms"
 set grid
 set key top left font ",8"
 kinds = "common rare and2 and3 and4_6 or2_3 phrase all"
+# Rows come by corpus size; sorted by kind, then size, each kind's points are
+# consecutive, so gnuplot joins them into one line.
+sorted = "< sort -k2,2 -k1,1n ".data
 set multiplot layout 1,3
 do for [engine in "paperdb FTS5 Xapian"] {
   col = engine eq "paperdb" ? 3 : (engine eq "FTS5" ? 4 : 5)
   set title engine
-  plot for [k in kinds] data using (strcol(2) eq k ? $1 : NaN):col \
+  plot for [k in kinds] sorted using (strcol(2) eq k ? $1 : NaN):col \
          with linespoints title k, \
        0.001 * x / 10000 * 10 with lines dashtype 3 lc "gray" title "linear"
 }

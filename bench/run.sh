@@ -16,7 +16,8 @@ SIZES=${SIZES:-"10000 100000 1000000"}
 RUNS=${RUNS:-2}
 [[ "${SMOKE:-0}" == 1 ]] && SIZES=2000 && RUNS=1
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+qs_pid=""
+trap '[[ -n "$qs_pid" ]] && kill "$qs_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
 INGEST="$BUILD_DIR/ingest_service/ingest_service"
 BENCH="$BUILD_DIR/bench/search_bench"
 CATCH_UP="$BUILD_DIR/bench/catch_up_bench"
@@ -84,6 +85,7 @@ for n in $SIZES; do
   grpc_p50=$(awk '$1 == "all" {print $3}' "$WORK/gbench$n")
   kill "$qs_pid"
   wait "$qs_pid" 2>/dev/null || true
+  qs_pid=""
   startup_ms=$(python3 -c "print(f'{($serving - $start) * 1000:.0f}')")
   rows_startup+="| $n | $store_mib | $startup_ms | $rss_mib | $after_mib | $grpc_p50 |"$'\n'
 done
@@ -142,15 +144,16 @@ count is an estimate. paperdb computes every query's exact total count, so the c
 the peers; and when no paper holds all the words of an AND query, paperdb goes on to rank the
 papers holding any of them (most \`and4_6\` queries at 1M), where the peers stop with nothing.
 
-Each engine ran the query set ${RUNS} times, each time in a fresh process; every figure is the
-median over those runs, and the last column is how far paperdb's p50 moved between them
+Each engine ran the query set ${RUNS} times, each time in a fresh process (\`timings\` counts the
+timed queries of all runs); every figure is the median over those runs, and the last column is
+how far paperdb's p50 moved between them
 (max / min - 1): the noise of the machine. The ratio columns are each peer's time over paperdb's
 (above 1: paperdb is faster; issue 5's targets are 10x over FTS5 and 2x over Xapian at 1M, for
 p50 and p99).
 
 ![p50 latency against corpus size, per engine and query kind](benchmarks_latency.png)
 
-| abstracts | kind | queries | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb p50 | p99 | Xapian/paperdb p50 | p99 | paperdb p50 spread |
+| abstracts | kind | timings | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb p50 | p99 | Xapian/paperdb p50 | p99 | paperdb p50 spread |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
 ## Start-up and memory

@@ -84,6 +84,10 @@ absl::StatusOr<std::unique_ptr<QueryEngine>> QueryEngine::Open(
 }
 
 absl::Status QueryEngine::CatchUp() {
+  // After the writer flushed, a fresh secondary instance takes a while to
+  // open: open it before taking the lock, so that requests wait only for
+  // the switch.
+  PAPERDB_RETURN_IF_ERROR(store_->PrepareCatchUp());
   // A writer waiting on the lock would hold back every new request behind a
   // long-running one, so first try for a while without waiting in line.
   for (int attempt = 0; attempt < 200; ++attempt) {

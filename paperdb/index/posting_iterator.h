@@ -28,7 +28,9 @@ inline constexpr uint32_t kNoMoreDocs = UINT32_MAX;
 class PostingIterator {
  public:
   // Positions the iterator on the first posting of `term` (doc() ==
-  // kNoMoreDocs if there is none). `store` must outlive the iterator.
+  // kNoMoreDocs if there is none), reading the list through
+  // PostingCache::Default(); the iterator holds the list, not the store. A
+  // read error leaves doc() == kNoMoreDocs and status() non-OK.
   PostingIterator(const storage::Store& store, std::string term);
 
   PostingIterator(const PostingIterator&) = delete;
@@ -65,7 +67,8 @@ class PostingIterator {
   // The skip data of block-max pruning (Lucene's advanceShallow): the
   // directory entry of the first block, from the current one on, that ends
   // at or after `target`, found without moving doc() or decoding anything;
-  // null if there is none. Cheapest for increasing targets.
+  // null if there is none. REQUIRES: targets never decrease between calls
+  // (and are not below doc()).
   const PostingList::Block* ShallowAdvance(uint32_t target);
 
   // Term frequency and document length (terms) of the current posting. The

@@ -62,8 +62,13 @@ absl::StatusOr<std::shared_ptr<const PostingList>> ReadPostingList(
   for (it->Seek(prefix); it->Valid() && absl::StartsWith(it->key(), prefix);
        it->Next()) {
     PostingList::Block block;
-    PAPERDB_ASSIGN_OR_RETURN(block.first_doc,
-                             storage::FirstDocFromPostingKey(it->key()));
+    absl::StatusOr<uint32_t> first_doc =
+        storage::FirstDocFromPostingKey(it->key());
+    if (!first_doc.ok()) {
+      return absl::DataLossError(absl::StrCat(
+          "posting list of \"", term, "\": ", first_doc.status().message()));
+    }
+    block.first_doc = *first_doc;
     PAPERDB_ASSIGN_OR_RETURN(
         block.header, DecodePostingBlockHeader(block.first_doc, it->value()));
     if (!list->blocks.empty() &&

@@ -60,10 +60,12 @@ struct PostingList {
   std::vector<Block> blocks;  // In doc order; empty if the term has none.
 
   // The encoded block `i`, as PostingBlock::DecodeInPlace() reads it.
+  // REQUIRES: i < blocks.size().
   absl::string_view value(size_t i) const {
     return absl::string_view(data).substr(blocks[i].offset, blocks[i].size);
   }
-  // Memory held, in bytes (for the cache's budget).
+  // Memory held by the list, in bytes (for the cache's budget; the cache's
+  // own bookkeeping, a few hundred bytes an entry, comes on top).
   size_t ByteSize() const {
     return sizeof(*this) + data.capacity() + blocks.capacity() * sizeof(Block);
   }

@@ -5,8 +5,9 @@
 // the rarest iterator of a conjunction, phrases are verified with positions
 // only on papers holding all their terms.
 //
-// Not thread-safe: build one tree per search. Iterators hold store
-// iterators, so the tree must be destroyed before the Store.
+// Not thread-safe: build one tree per search. Term iterators hold their
+// posting lists (posting_list.h); the Bm25Scorer passed to a factory is held
+// by reference and must outlive the tree.
 
 #ifndef PAPERDB_SEARCH_DOC_ITERATOR_H_
 #define PAPERDB_SEARCH_DOC_ITERATOR_H_

@@ -1,5 +1,6 @@
 #include "paperdb/search/query_parser.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -446,7 +447,13 @@ class Parser {
     }
     std::vector<text::AnalyzedToken> tokens =
         text::ThreadLocalAnalyzer().Analyze(word);
-    if (tokens.empty() && word.size() > text::kMaxTermBytes && !prefix) {
+    const bool has_word_characters =
+        std::any_of(word.begin(), word.end(), [](char c) {
+          return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||
+                 static_cast<unsigned char>(c) >= 0x80;
+        });
+    if (tokens.empty() && word.size() > text::kMaxTermBytes && !prefix &&
+        has_word_characters) {
       // Longer than any indexed term: a word no paper holds (an AND of it
       // falls back to the other words), not a word to ignore.
       node.kind = QueryNode::Kind::kTerm;

@@ -210,14 +210,15 @@ class Evaluation {
 
   // Top k of the sum of `clauses` by MaxScore (H. Turtle and J. Flood,
   // "Query evaluation: strategies and optimizations", IP&M 31(6), 1995; as
-  // in Lucene's MaxScoreBulkScorer). Clauses are sorted by their maximum
-  // score; once the k-th best score so far is known, the lowest clauses
-  // whose maxima sum to no more than it cannot put a paper into the top k
-  // on their own: only the other ("essential") clauses' postings are
-  // walked, and the rest are advanced to those candidates only, and not at
-  // all once the candidate cannot reach the k-th score. The exact count
-  // comes from a first pass that marks every clause's doc ids in a bitmap,
-  // with no scoring.
+  // in Lucene's MaxScoreBulkScorer), in windows of doc ids over which each
+  // clause's score is bounded by its blocks' impacts (block-max, Ding &
+  // Suel 2011): in a window, clauses sorted by their bounds whose bounds sum
+  // to no more than the k-th best score so far cannot put a paper into the
+  // top k on their own, so only the other ("essential") clauses' postings
+  // are walked; the rest are advanced to those candidates only, and not at
+  // all once the candidate cannot reach the k-th score. A window where no
+  // clause is essential is skipped whole. The exact count comes from
+  // CountUnion(), with no scoring.
   absl::StatusOr<SearchHits> Disjunction(
       const std::vector<const QueryNode*>& clauses, size_t top_k) {
     SearchHits hits;

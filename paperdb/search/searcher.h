@@ -58,9 +58,11 @@ struct SearchOptions {
   SortOrder order = SortOrder::kRelevance;
   // Also return every matching doc id (for facet counts).
   bool collect_matches = false;
-  // Skip scoring what cannot reach the top k (block-max and MaxScore
-  // pruning). The results are the same either way; false scores every
-  // match, the reference in tests of the pruning.
+  // Skip scoring matches whose blocks cannot reach the top k (block-max
+  // pruning of a conjunction's or any other tree's matches). The results
+  // are the same either way. false turns it off; with collect_matches too
+  // (which rules out the single-term and MaxScore disjunction paths),
+  // every match is scored: the reference in tests of the pruning.
   bool prune = true;
 };
 

@@ -166,6 +166,10 @@ TEST_F(SearcherTest, WordLongerThanAnyTermIsNotIgnored) {
   const SearchHits hits = Run("synaptic " + blob);
   EXPECT_TRUE(hits.any_terms);
   EXPECT_THAT(Docs(hits), ::testing::ElementsAre(0u));
+  // A long run of punctuation (a rule in a pasted text) is no word at all.
+  const SearchHits ruled = Run("synaptic " + std::string(300, '='));
+  EXPECT_FALSE(ruled.any_terms);
+  EXPECT_THAT(Docs(ruled), ::testing::ElementsAre(0u));
 }
 
 // The analyzer's spellings (paperdb/text/analyzer.h), end to end through

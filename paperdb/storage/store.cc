@@ -50,9 +50,10 @@ std::string ReadIdentity(const std::string& path) {
   return identity;
 }
 
-// What a secondary must reopen for: the primary's current MANIFEST (named in
-// CURRENT) and its write-ahead logs. Both change only when the primary
-// flushes a memtable or reopens the store. RocksDB 7.8's TryCatchUpWithPrimary
+// What a secondary must reopen for: the primary's write-ahead logs, whose set
+// changes when the primary switches memtables (a flush) or reopens the
+// store, and its current MANIFEST (named in CURRENT), which changes when it
+// reopens or rolls the MANIFEST over. RocksDB 7.8's TryCatchUpWithPrimary
 // can then keep serving entries it replayed from an old log over newer
 // flushed ones, or miss edits of a new MANIFEST (facebook/rocksdb#14444,
 // #7815); a fresh secondary reads the state as it is.
@@ -197,7 +198,10 @@ uint64_t Store::LatestSequenceNumber() const {
   return db_->GetLatestSequenceNumber();
 }
 
-Store::~Store() { CloseDb(); }
+Store::~Store() {
+  CloseInstance(&pending_);
+  CloseDb();
+}
 
 absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
     const std::string& path) {
@@ -369,9 +373,9 @@ std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
           rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
 }
 
-absl::Status Store::OpenSecondaryDb() {
+absl::Status Store::OpenSecondaryInstance(SecondaryInstance* out) const {
   // Taken before opening: a change in between shows at the next CatchUp().
-  std::string fingerprint = PrimaryFingerprint(path_);
+  out->fingerprint = PrimaryFingerprint(path_);
   std::error_code ignored;
   std::filesystem::create_directories(secondary_path_, ignored);
   rocksdb::DBOptions options;
@@ -387,12 +391,34 @@ absl::Status Store::OpenSecondaryDb() {
     return FromRocksDbStatus(
         s, absl::StrCat("opening store ", path_, " as secondary"));
   }
+  out->db.reset(db);
+  out->db->DestroyColumnFamilyHandle(handles[0]);
+  out->handles.assign(handles.begin() + 1, handles.end());
+  return absl::OkStatus();
+}
+
+void Store::CloseInstance(SecondaryInstance* instance) {
+  if (instance->db == nullptr) return;
+  for (rocksdb::ColumnFamilyHandle* handle : instance->handles) {
+    instance->db->DestroyColumnFamilyHandle(handle);
+  }
+  instance->handles.clear();
+  instance->db->Close().PermitUncheckedError();
+  instance->db.reset();
+}
+
+void Store::Adopt(SecondaryInstance instance) {
   CloseDb();
-  db_.reset(db);
-  db_->DestroyColumnFamilyHandle(handles[0]);
-  handles_.assign(handles.begin() + 1, handles.end());
-  fingerprint_ = std::move(fingerprint);
+  db_ = std::move(instance.db);
+  handles_ = std::move(instance.handles);
+  fingerprint_ = std::move(instance.fingerprint);
   instance_id_ = NextInstanceId();
+}
+
+absl::Status Store::OpenSecondaryDb() {
+  SecondaryInstance instance;
+  PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&instance));
+  Adopt(std::move(instance));
   return absl::OkStatus();
 }
 
@@ -406,20 +432,43 @@ void Store::CloseDb() {
   db_.reset();
 }
 
+absl::Status Store::PrepareCatchUp() {
+  if (!secondary_) return absl::OkStatus();
+  absl::MutexLock lock(&catch_up_mu_);
+  const std::string fingerprint = PrimaryFingerprint(path_);
+  if (fingerprint == fingerprint_ || ReadIdentity(path_) != identity_ ||
+      (pending_.db != nullptr && pending_.fingerprint == fingerprint)) {
+    return absl::OkStatus();
+  }
+  CloseInstance(&pending_);
+  return OpenSecondaryInstance(&pending_);
+}
+
 absl::Status Store::CatchUp() {
   if (!secondary_) return absl::OkStatus();
+  absl::MutexLock lock(&catch_up_mu_);
   // A secondary instance cannot follow a store that was deleted and
   // recreated at the same path: it would keep serving the old one.
   if (ReadIdentity(path_) != identity_) {
+    CloseInstance(&pending_);
     return absl::FailedPreconditionError(
         absl::StrCat("store ", path_,
                      " was removed or replaced since it was opened; "
                      "restart to serve the new one"));
   }
-  if (PrimaryFingerprint(path_) != fingerprint_) {
-    // The writer flushed or reopened the store: read it afresh. On failure
-    // the old instance keeps serving.
-    return OpenSecondaryDb();
+  const std::string fingerprint = PrimaryFingerprint(path_);
+  if (pending_.db != nullptr && pending_.fingerprint == fingerprint) {
+    // Opened by PrepareCatchUp() since the writer's last flush: switch to
+    // it, then take in what the writer logged after it opened.
+    Adopt(std::move(pending_));
+    pending_ = SecondaryInstance();
+  } else {
+    CloseInstance(&pending_);
+    if (fingerprint != fingerprint_) {
+      // The writer flushed or reopened the store: read it afresh. On
+      // failure the old instance keeps serving.
+      return OpenSecondaryDb();
+    }
   }
   return FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
                            "catching up with writer");

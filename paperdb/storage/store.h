@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
 #include "paperdb/storage/keys.h"
 
 namespace rocksdb {
@@ -112,13 +113,24 @@ class Store {
 
   // Secondary only: applies the writer's changes made since the last call.
   // Each WriteBatch of the writer becomes visible whole or not at all. After
-  // the writer flushed or reopened the store (its MANIFEST or write-ahead
-  // logs changed), the secondary is opened afresh instead, working around
-  // RocksDB 7.8 catch-ups that can keep serving older entries; that gives
-  // the store a new instance_id(). Callers must not read during CatchUp().
-  // FAILED_PRECONDITION if the store at path() was removed or recreated since
-  // it was opened (the instance keeps serving the old data until restarted).
-  absl::Status CatchUp();
+  // the writer flushed or reopened the store (its write-ahead logs, or the
+  // MANIFEST named in CURRENT, changed), a fresh secondary instance replaces
+  // this one instead (the one PrepareCatchUp() opened, if still current),
+  // working around RocksDB 7.8 catch-ups that can keep serving older
+  // entries (facebook/rocksdb#14444); the store then has a new
+  // instance_id(). No read and no StoreIterator may be live during the call.
+  // FAILED_PRECONDITION if the store at path() was removed or recreated
+  // since it was opened (the instance keeps serving the old data until
+  // restarted); RocksDB's open or catch-up errors otherwise, the current
+  // instance still serving.
+  absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
+
+  // Secondary only: if the writer flushed or reopened the store since the
+  // last CatchUp(), opens the fresh secondary instance that the next
+  // CatchUp() will switch to, so that readers wait only for the switch, not
+  // for the open. Reads may run during this call. Errors as for opening;
+  // CatchUp() then opens the instance itself.
+  absl::Status PrepareCatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
 
   // Flushes memtables to SST files and compacts the whole store: smaller and
   // faster to read. Primary only.
@@ -152,8 +164,18 @@ class Store {
   Store(std::string path, bool secondary);
   absl::Status CheckSchema(bool create);
   static uint64_t NextInstanceId();
-  // Secondary: opens (or reopens) db_ as a secondary of path_, replacing the
-  // current instance only once the new one is open.
+  // An open secondary RocksDB instance, not yet serving.
+  struct SecondaryInstance {
+    std::unique_ptr<rocksdb::DB> db;
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;  // By Column; owned.
+    std::string fingerprint;  // PrimaryFingerprint() (store.cc) at open.
+  };
+  absl::Status OpenSecondaryInstance(SecondaryInstance* out) const;
+  static void CloseInstance(SecondaryInstance* instance);
+  // Closes the serving instance and serves `instance` instead.
+  void Adopt(SecondaryInstance instance);
+  // Opens a secondary instance and serves it, replacing the current one
+  // only once the new one is open.
   absl::Status OpenSecondaryDb();
   void CloseDb();
 
@@ -164,6 +186,8 @@ class Store {
   std::string secondary_path_;  // Secondary: its own files.
   // Secondary: PrimaryFingerprint() (store.cc) when db_ was opened.
   std::string fingerprint_;
+  absl::Mutex catch_up_mu_;  // Serializes CatchUp() and PrepareCatchUp().
+  SecondaryInstance pending_ ABSL_GUARDED_BY(catch_up_mu_);
   // Handles must be destroyed before db_; ~Store() does it explicitly.
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // By Column; owned.

@@ -224,6 +224,38 @@ TEST_F(StoreTest, SecondarySeesValuesFlushedAfterItsCatchUp) {
   EXPECT_NE((*reader)->instance_id(), before);  // Reopened: caches restart.
 }
 
+TEST_F(StoreTest, PreparedSecondaryServesOnlyFromTheNextCatchUp) {
+  auto primary = Store::OpenPrimary(db());
+  ASSERT_THAT(primary, IsOk());
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  auto put = [&](const std::string& value) {
+    WriteBatch batch;
+    batch.Put(Column::kTerms, "delay", value);
+    return (*primary)->Write(batch);
+  };
+  ASSERT_THAT(put("1"), IsOk());
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  ASSERT_THAT(put("2"), IsOk());
+  ASSERT_THAT((*primary)->Flush(), IsOk());
+
+  ASSERT_THAT((*reader)->PrepareCatchUp(), IsOk());
+  EXPECT_EQ(*(*reader)->Get(Column::kTerms, "delay"), "1");  // Not yet.
+  ASSERT_THAT(put("3"), IsOk());  // Logged after the new instance opened.
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  EXPECT_EQ(*(*reader)->Get(Column::kTerms, "delay"), "3");
+
+  // Prepared, then the writer flushes again: the prepared instance is
+  // already behind, and CatchUp() opens another.
+  ASSERT_THAT(put("4"), IsOk());
+  ASSERT_THAT((*primary)->Flush(), IsOk());
+  ASSERT_THAT((*reader)->PrepareCatchUp(), IsOk());
+  ASSERT_THAT(put("5"), IsOk());
+  ASSERT_THAT((*primary)->Flush(), IsOk());
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  EXPECT_EQ(*(*reader)->Get(Column::kTerms, "delay"), "5");
+}
+
 TEST_F(StoreTest, SecondaryFollowsTheWriterAcrossReopens) {
   auto reader_or = [&]() -> absl::StatusOr<std::unique_ptr<Store>> {
     { PAPERDB_ASSIGN_OR_RETURN(auto p, Store::OpenPrimary(db())); }
