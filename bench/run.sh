@@ -5,8 +5,8 @@
 # FTS5 and Xapian in the same run; query_service start-up time and memory;
 # gRPC load with h2load (bench/grpc_load.sh). Each engine's query set runs
 # $RUNS times (default 2) and the tables show medians. Run after
-# tools/build.sh (RelWithDebInfo). Takes about an hour at 1M abstracts on 2
-# cores, most of it Xapian's ingest. SMOKE=1 runs a 2,000-abstract version
+# tools/build.sh (RelWithDebInfo). Takes about 35 minutes on 2 cores, 20 of
+# them Xapian's ingest of 1M abstracts. SMOKE=1 runs a 2,000-abstract version
 # once and writes nothing (for CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
