@@ -354,9 +354,13 @@ absl::Status QueryEngine::SearchPapers(
     }
     PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
                              table_.Get(hits.top[i].doc));
+    PAPERDB_ASSIGN_OR_RETURN(
+        std::vector<search::ByteSpan> highlights,
+        HighlightsOf(*store_, hits.top[i].doc, record, units));
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
-                      units, name_filters, snippet_length, result);
+                      std::move(highlights), units, name_filters,
+                      snippet_length, result);
     result->set_partial_match(!hits.any_terms && i >= hits.full_matches);
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(

@@ -3,7 +3,10 @@
 #include <utility>
 #include <vector>
 
+#include "paperdb/common/status_macros.h"
+#include "paperdb/index/doc_positions.h"
 #include "paperdb/index/field_terms.h"
+#include "paperdb/index/token_spans.h"
 #include "paperdb/search/highlighter.h"
 #include "paperdb/text/utf8.h"
 
@@ -45,12 +48,36 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
   return out;
 }
 
+absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
+    const storage::Store& store, uint32_t doc,
+    const storage::v1::PaperRecord& record,
+    const std::vector<search::MatchUnit>& units) {
+  const std::string& abstract = record.paper().abstract();
+  if (record.token_spans().empty()) return search::Highlight(abstract, units);
+  PAPERDB_ASSIGN_OR_RETURN(
+      const index::TokenSpans spans,
+      index::TokenSpans::Decode(record.token_spans(),
+                                static_cast<uint32_t>(abstract.size())));
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> positions;
+  for (const search::MatchUnit& unit : units) {
+    for (const std::string& term : unit.terms) {
+      if (positions.contains(term)) continue;
+      PAPERDB_ASSIGN_OR_RETURN(
+          std::vector<uint32_t> found,
+          index::TermPositionsInDoc(store, index::PostingCache::Default(), term,
+                                    doc));
+      positions.emplace(term, std::move(found));
+    }
+  }
+  return search::HighlightAt(spans, units, positions);
+}
+
 void BuildSearchResult(v1::Paper paper, double score,
+                       std::vector<search::ByteSpan> highlights,
                        const std::vector<search::MatchUnit>& units,
                        const std::vector<NameFilter>& name_filters,
                        uint32_t snippet_code_points, v1::SearchResult* result) {
   const absl::string_view abstract = paper.abstract();
-  std::vector<search::ByteSpan> highlights = search::Highlight(abstract, units);
   // The mentions a method: or dataset: filter matched.
   bool added = false;
   for (const NameFilter& filter : name_filters) {

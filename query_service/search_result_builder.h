@@ -9,7 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "paperdb/search/highlighter.h"
 #include "paperdb/search/query.h"
+#include "paperdb/storage/store.h"
+#include "paperdb/storage/v1/records.pb.h"
 #include "paperdb/v1/paper.pb.h"
 #include "paperdb/v1/query_service.pb.h"
 
@@ -24,12 +28,24 @@ struct NameFilter {
 // The method: and dataset: filters of `node` that are not excluded.
 std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node);
 
-// Fills `result` for `paper`, which matched a query with BM25 `score`;
-// `units` are the query's highlightable terms and phrases
-// (search::CollectMatchUnits()), and the mentions (Paper.methods,
-// Paper.datasets) that `name_filters` match are highlighted too;
-// `snippet_code_points` is the snippet length.
+// Where `units` (search::CollectMatchUnits() of a query: its highlightable
+// terms and phrases) match the abstract of `record`, paper `doc` of
+// `store`: from the record's stored token spans and the postings, or, for a
+// record written before token spans were stored, by analysing the abstract
+// again. Errors: DATA_LOSS for malformed spans or postings, INTERNAL for
+// store errors.
+absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
+    const storage::Store& store, uint32_t doc,
+    const storage::v1::PaperRecord& record,
+    const std::vector<search::MatchUnit>& units);
+
+// Fills `result` for `paper`, which matched a query with BM25 `score`:
+// `highlights` from HighlightsOf(), with the mentions (Paper.methods,
+// Paper.datasets) that `name_filters` match added; `units` are the query's
+// (their count numbers the mentions' clause); `snippet_code_points` is the
+// snippet length.
 void BuildSearchResult(v1::Paper paper, double score,
+                       std::vector<search::ByteSpan> highlights,
                        const std::vector<search::MatchUnit>& units,
                        const std::vector<NameFilter>& name_filters,
                        uint32_t snippet_code_points, v1::SearchResult* result);

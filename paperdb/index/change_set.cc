@@ -11,6 +11,7 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_block.h"
+#include "paperdb/index/token_spans.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/text/analyzer.h"
@@ -33,6 +34,7 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);
   }
+  analyzed.token_spans = EncodeTokenSpans(tokens);
   // Typed fields: one posting each, at position 0 (field_terms.h).
   for (std::string& term : FieldTermsOf(paper)) {
     analyzed.terms.push_back({std::move(term), {0}});
@@ -80,6 +82,7 @@ absl::StatusOr<PaperState*> ChangeSet::AddPaper(AnalyzedPaper paper) {
   state->is_new = true;
   state->terms = std::move(paper.terms);
   state->record.set_doc_length_terms(paper.doc_length);
+  state->record.set_token_spans(std::move(paper.token_spans));
   *paper.paper.mutable_ingest_time() = now_;
   *state->record.mutable_paper() = std::move(paper.paper);
   PaperState* raw = state.get();

@@ -45,6 +45,7 @@ struct AnalyzedPaper {
   v1::Paper paper;
   uint32_t doc_length = 0;  // Content words (no stopwords): BM25 length.
   std::vector<Term> terms;  // Distinct terms, in order of first occurrence.
+  std::string token_spans;  // EncodeTokenSpans() of the abstract's tokens.
 };
 
 // Analyzes `paper`'s abstract. Thread-safe (a thread-local analyzer).

@@ -36,6 +36,19 @@ absl::StatusOr<std::shared_ptr<const PostingList>> PostingCache::Get(
   return list;
 }
 
+std::shared_ptr<const PostingList> PostingCache::Peek(
+    const storage::Store& store, absl::string_view term) {
+  const uint64_t sequence = store.LatestSequenceNumber();
+  Key key{store.instance_id(), std::string(term)};
+  absl::MutexLock lock(&mu_);
+  auto found = index_.find(key);
+  if (found == index_.end() || found->second->sequence != sequence) {
+    return nullptr;
+  }
+  lru_.splice(lru_.begin(), lru_, found->second);
+  return found->second->list;
+}
+
 void PostingCache::SetCapacity(size_t capacity_bytes) {
   absl::MutexLock lock(&mu_);
   capacity_bytes_ = capacity_bytes;

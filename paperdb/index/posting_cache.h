@@ -49,6 +49,12 @@ class PostingCache {
       const storage::Store& store, absl::string_view term)
       ABSL_LOCKS_EXCLUDED(mu_);
 
+  // The postings of `term` in `store` if the cache holds them current, else
+  // null; never reads the store.
+  std::shared_ptr<const PostingList> Peek(const storage::Store& store,
+                                          absl::string_view term)
+      ABSL_LOCKS_EXCLUDED(mu_);
+
   // Changes the budget, in bytes, evicting as needed; 0 turns caching off.
   void SetCapacity(size_t capacity_bytes) ABSL_LOCKS_EXCLUDED(mu_);
 

@@ -14,7 +14,10 @@ namespace {
 std::vector<ByteSpan> MergeSpans(std::vector<ByteSpan> spans) {
   std::sort(spans.begin(), spans.end(),
             [](const ByteSpan& a, const ByteSpan& b) {
-              return a.start < b.start || (a.start == b.start && a.end > b.end);
+              // Ties go to the earlier unit, whatever the input order.
+              if (a.start != b.start) return a.start < b.start;
+              if (a.end != b.end) return a.end > b.end;
+              return a.clause < b.clause;
             });
   std::vector<ByteSpan> merged;
   for (const ByteSpan& span : spans) {
@@ -99,6 +102,72 @@ std::vector<ByteSpan> Highlight(absl::string_view text,
   return MergeSpans(std::move(spans));
 }
 
+std::vector<ByteSpan> HighlightAt(
+    const index::TokenSpans& spans, const std::vector<MatchUnit>& units,
+    const absl::flat_hash_map<std::string, std::vector<uint32_t>>& positions) {
+  static const std::vector<uint32_t> kNone;
+  auto positions_of = [&](const std::string& term) -> const auto& {
+    auto it = positions.find(term);
+    return it == positions.end() ? kNone : it->second;
+  };
+  auto has = [](const std::vector<uint32_t>& sorted, uint32_t position) {
+    return std::binary_search(sorted.begin(), sorted.end(), position);
+  };
+  std::vector<ByteSpan> out;
+  for (uint32_t u = 0; u < units.size(); ++u) {
+    const MatchUnit& unit = units[u];
+    const size_t n = unit.terms.size();
+    const uint32_t weight = static_cast<uint32_t>(n);
+    if (n == 0) continue;
+    std::vector<uint16_t> fingerprints;
+    for (const std::string& term : unit.terms) {
+      fingerprints.push_back(index::TermFingerprint(term));
+    }
+    if (n == 1 || unit.slop == 0) {
+      for (const uint32_t p : positions_of(unit.terms[0])) {
+        bool whole = true;
+        for (size_t k = 1; k < n && whole; ++k) {
+          whole =
+              has(positions_of(unit.terms[k]), p + static_cast<uint32_t>(k));
+        }
+        if (!whole) continue;
+        const auto first = spans.Span(p, fingerprints[0]);
+        const auto last =
+            spans.Span(p + static_cast<uint32_t>(n - 1), fingerprints[n - 1]);
+        if (first.first == first.second) continue;
+        out.push_back(
+            {first.first, std::max(first.second, last.second), u, weight});
+      }
+      continue;
+    }
+    // Sloppy phrase, as in Highlight(): each window of at most n - 1 + slop
+    // positions from an occurrence of any of its terms, holding every term,
+    // marks each term's first occurrence in it.
+    const uint32_t limit = static_cast<uint32_t>(n) - 1 + unit.slop;
+    std::vector<uint32_t> starts;
+    for (const std::string& term : unit.terms) {
+      const std::vector<uint32_t>& p = positions_of(term);
+      starts.insert(starts.end(), p.begin(), p.end());
+    }
+    std::sort(starts.begin(), starts.end());
+    std::vector<std::pair<uint32_t, uint32_t>> found;
+    for (const uint32_t start : starts) {
+      found.clear();
+      for (size_t k = 0; k < n; ++k) {
+        const std::vector<uint32_t>& p = positions_of(unit.terms[k]);
+        auto hit = std::lower_bound(p.begin(), p.end(), start);
+        if (hit == p.end() || *hit > start + limit) break;
+        found.push_back(spans.Span(*hit, fingerprints[k]));
+      }
+      if (found.size() != n) continue;
+      for (const auto& [begin, end] : found) {
+        if (begin < end) out.push_back({begin, end, u, weight});
+      }
+    }
+  }
+  return MergeSpans(std::move(out));
+}
+
 std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
   return MergeSpans(std::move(spans));
 }
@@ -106,16 +175,25 @@ std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
 SnippetWindow MakeSnippet(absl::string_view text,
                           const std::vector<ByteSpan>& highlights,
                           uint32_t max_code_points) {
-  // Byte offset of every code point boundary.
+  // Byte offset of every code point boundary; not needed for ASCII text,
+  // where code points are bytes.
+  const bool ascii = text::IsAscii(text);
   std::vector<uint32_t> boundary;
-  boundary.reserve(text.size() + 1);
-  for (uint32_t i = 0; i < text.size();) {
-    boundary.push_back(i);
-    i += text::Utf8SequenceLength(static_cast<unsigned char>(text[i]));
+  if (!ascii) {
+    boundary.reserve(text.size() + 1);
+    for (uint32_t i = 0; i < text.size();) {
+      boundary.push_back(i);
+      i += text::Utf8SequenceLength(static_cast<unsigned char>(text[i]));
+    }
+    boundary.push_back(static_cast<uint32_t>(text.size()));
   }
-  boundary.push_back(static_cast<uint32_t>(text.size()));
-  const uint32_t length = static_cast<uint32_t>(boundary.size() - 1);
+  const uint32_t length = ascii ? static_cast<uint32_t>(text.size())
+                                : static_cast<uint32_t>(boundary.size() - 1);
+  auto byte_of = [&](uint32_t code_point) {
+    return ascii ? code_point : boundary[code_point];
+  };
   auto code_point_of = [&](uint32_t byte) {
+    if (ascii) return byte;
     return static_cast<uint32_t>(
         std::lower_bound(boundary.begin(), boundary.end(), byte) -
         boundary.begin());
@@ -135,8 +213,8 @@ SnippetWindow MakeSnippet(absl::string_view text,
       const uint32_t anchor_cp = code_point_of(anchor.start);
       uint32_t start = anchor_cp > window / 5 ? anchor_cp - window / 5 : 0;
       start = std::min(start, length - window);
-      const uint32_t start_byte = boundary[start];
-      const uint32_t end_byte = boundary[start + window];
+      const uint32_t start_byte = byte_of(start);
+      const uint32_t end_byte = byte_of(start + window);
       for (; hi < highlights.size() && highlights[hi].end <= end_byte; ++hi) {
         if (clause_count[highlights[hi].clause]++ == 0) {
           weight += highlights[hi].weight;
@@ -154,8 +232,8 @@ SnippetWindow MakeSnippet(absl::string_view text,
       }
     }
   }
-  uint32_t start = boundary[best_start];
-  uint32_t end = boundary[best_start + window];
+  uint32_t start = byte_of(best_start);
+  uint32_t end = byte_of(best_start + window);
   // Keep whole words: move inward to a space, but never past a highlight.
   uint32_t first_highlight = end, last_highlight = start;
   for (const ByteSpan& h : highlights) {

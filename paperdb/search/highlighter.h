@@ -6,9 +6,12 @@
 #define PAPERDB_SEARCH_HIGHLIGHTER_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "paperdb/index/token_spans.h"
 #include "paperdb/search/query.h"
 
 namespace paperdb::search {
@@ -32,6 +35,14 @@ struct ByteSpan {
 // the first unit).
 std::vector<ByteSpan> Highlight(absl::string_view text,
                                 const std::vector<MatchUnit>& units);
+
+// Highlight() without analysing the text again: the same spans, from the
+// text's stored token spans (index/token_spans.h) and, for each term of
+// `units`, its positions in the paper, ascending (from the postings; a term
+// missing from `positions` occurs nowhere).
+std::vector<ByteSpan> HighlightAt(
+    const index::TokenSpans& spans, const std::vector<MatchUnit>& units,
+    const absl::flat_hash_map<std::string, std::vector<uint32_t>>& positions);
 
 // `spans` sorted by start, overlapping ones merged (keeping the first's
 // unit).

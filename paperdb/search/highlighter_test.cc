@@ -1,10 +1,18 @@
 #include "paperdb/search/highlighter.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/index/token_spans.h"
 #include "paperdb/search/query_parser.h"
+#include "paperdb/text/analyzer.h"
 
 namespace paperdb::search {
 namespace {
@@ -12,9 +20,43 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
+// HighlightAt() as a search calls it: the stored spans of `text`'s tokens
+// and each term's positions, as the postings hold them.
+std::vector<ByteSpan> HighlightStored(absl::string_view text,
+                                      const std::vector<MatchUnit>& units) {
+  const std::vector<text::AnalyzedToken> tokens =
+      text::ThreadLocalAnalyzer().Analyze(text);
+  absl::flat_hash_map<std::string, std::vector<uint32_t>> positions;
+  for (const text::AnalyzedToken& token : tokens) {
+    positions[token.term].push_back(token.position);
+  }
+  const absl::StatusOr<index::TokenSpans> spans = index::TokenSpans::Decode(
+      index::EncodeTokenSpans(tokens), static_cast<uint32_t>(text.size()));
+  EXPECT_TRUE(spans.ok()) << spans.status();
+  if (!spans.ok()) return {};
+  return HighlightAt(*spans, units, positions);
+}
+
+// Spans with their clauses, to compare the two ways of highlighting.
+std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> Full(
+    const std::vector<ByteSpan>& spans) {
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> out;
+  for (const ByteSpan& s : spans) {
+    out.emplace_back(s.start, s.end, s.clause, s.weight);
+  }
+  return out;
+}
+
+// Highlight() of `query` in `text`; every test also checks that
+// HighlightAt() from stored spans finds exactly the same spans.
 std::vector<ByteSpan> HighlightQuery(absl::string_view text,
                                      absl::string_view query) {
-  return Highlight(text, CollectMatchUnits(ParseQuery(query)->root));
+  const std::vector<MatchUnit> units =
+      CollectMatchUnits(ParseQuery(query)->root);
+  std::vector<ByteSpan> analysed = Highlight(text, units);
+  EXPECT_EQ(Full(HighlightStored(text, units)), Full(analysed))
+      << "query: " << query << "\ntext: " << text;
+  return analysed;
 }
 
 TEST(HighlighterTest, MarksEveryOccurrenceOfATermInAnyInflection) {
@@ -93,6 +135,58 @@ TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
 
   EXPECT_LE(snippet.range.start, beta);
   EXPECT_GE(snippet.range.end, beta + 4);
+}
+
+// Every abstract of data/*.txt.
+std::vector<std::string> SeedAbstracts() {
+  std::vector<std::string> abstracts;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(PAPERDB_DATA_DIR)) {
+    if (entry.path().extension() != ".txt") continue;
+    std::ifstream in(entry.path());
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string file = buffer.str();
+    size_t at = file.find("\n\n");  // Skip the header line.
+    while (at != std::string::npos) {
+      const size_t next = file.find("\n\n", at + 2);
+      abstracts.push_back(file.substr(at + 2, next == std::string::npos
+                                                  ? std::string::npos
+                                                  : next - at - 2));
+      at = next;
+    }
+  }
+  return abstracts;
+}
+
+// On the 76 bundled abstracts, stored spans give exactly the highlights of a
+// second analysis, for every term of the abstract alone, every pair of
+// neighbouring words as a phrase, and the same pairs as sloppy phrases.
+TEST(HighlighterTest, StoredSpansMatchAnalysisOnTheBundledAbstracts) {
+  const std::vector<std::string> abstracts = SeedAbstracts();
+  ASSERT_EQ(abstracts.size(), 76u);
+  size_t compared = 0, compounds = 0;
+  for (const std::string& text : abstracts) {
+    const std::vector<text::AnalyzedToken> tokens =
+        text::ThreadLocalAnalyzer().Analyze(text);
+    std::vector<MatchUnit> units;
+    std::vector<MatchUnit> phrases;
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      compounds += tokens[i].compound;
+      units.push_back({{tokens[i].term}, 0});
+      if (i + 1 < tokens.size()) {
+        phrases.push_back({{tokens[i].term, tokens[i + 1].term}, 0});
+        phrases.push_back({{tokens[i + 1].term, tokens[i].term}, 2});
+      }
+    }
+    for (const std::vector<MatchUnit>* set : {&units, &phrases}) {
+      const std::vector<ByteSpan> analysed = Highlight(text, *set);
+      ASSERT_EQ(Full(HighlightStored(text, *set)), Full(analysed)) << text;
+      compared += analysed.size();
+    }
+  }
+  EXPECT_GT(compared, 10000u);
+  EXPECT_GT(compounds, 50u);  // Compounds were among the tokens compared.
 }
 
 TEST(SnippetTest, PhraseOutweighsASingleWord) {

@@ -11,6 +11,7 @@
 #include "libstemmer.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/tokenizer.h"
+#include "paperdb/text/utf8.h"
 #include "unicode/normalizer2.h"
 #include "unicode/uchar.h"
 #include "unicode/unistr.h"
@@ -18,13 +19,6 @@
 
 namespace paperdb::text {
 namespace {
-
-bool IsAscii(absl::string_view s) {
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) >= 0x80) return false;
-  }
-  return true;
-}
 
 // True for the plural of an acronym, which Snowball leaves alone: two or
 // more capitals or digits (the first a capital) and a final lower-case 's',

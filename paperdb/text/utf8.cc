@@ -1,5 +1,8 @@
 #include "paperdb/text/utf8.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
@@ -99,7 +102,32 @@ int Utf8SequenceLength(unsigned char lead) {
   return 1;
 }
 
+bool IsAscii(absl::string_view text) {
+  size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    if ((word & 0x8080808080808080ull) != 0) return false;
+  }
+  for (; i < text.size(); ++i) {
+    if (static_cast<unsigned char>(text[i]) >= 0x80) return false;
+  }
+  return true;
+}
+
 TextOffset OffsetConverter::Convert(uint32_t byte_offset) {
+  const uint32_t limit =
+      std::min(byte_offset, static_cast<uint32_t>(text_.size()));
+  // Runs of ASCII eight bytes at a time: one code point and one UTF-16
+  // unit a byte.
+  while (at_.byte + 8 <= limit) {
+    uint64_t word;
+    std::memcpy(&word, text_.data() + at_.byte, 8);
+    if ((word & 0x8080808080808080ull) != 0) break;
+    at_.byte += 8;
+    at_.code_point += 8;
+    at_.utf16 += 8;
+  }
   while (at_.byte < byte_offset && at_.byte < text_.size()) {
     const int n =
         Utf8SequenceLength(static_cast<unsigned char>(text_[at_.byte]));

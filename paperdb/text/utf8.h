@@ -17,6 +17,9 @@ namespace paperdb::text {
 // points above U+10FFFF), or nullopt if all of `bytes` is valid.
 std::optional<size_t> FindInvalidUtf8(absl::string_view bytes);
 
+// True if every byte of `text` is ASCII (below 0x80).
+bool IsAscii(absl::string_view text);
+
 // Length in bytes of the UTF-8 sequence that starts with `lead`; 1 for a
 // byte that cannot start one.
 int Utf8SequenceLength(unsigned char lead);

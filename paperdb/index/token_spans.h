@@ -1,0 +1,69 @@
+// Stored token offsets: where each analyzed token of an abstract lies, by
+// token position, kept in the paper's record so that highlights need no
+// second analysis of the abstract (the role of Lucene's term vectors with
+// offsets). A search knows which positions matched from the postings; this
+// maps them to byte ranges.
+//
+// Encoding (LEB128 varints, varint.h), in position order:
+//   N, then for each plain token (one a position): its start minus the
+//       previous plain token's end (0 before the first), and its length;
+//   S, then S gaps of the positions that hold no token (a word over
+//       text::kMaxTermBytes keeps its position but is not indexed);
+//   C, then for each joined compound (analyzer.h, steps 7 and 8): the gap
+//       from the previous compound's position (the first's from 0), its
+//       length in bytes, and TermFingerprint() of its term as 2 bytes,
+//       little-endian.
+// A compound starts where the plain token at its position starts. About 2
+// bytes a token. Do not change: on disk.
+
+#ifndef PAPERDB_INDEX_TOKEN_SPANS_H_
+#define PAPERDB_INDEX_TOKEN_SPANS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "paperdb/text/analyzer.h"
+
+namespace paperdb::index {
+
+// The 16 low bits of Hash64(term): tells a compound's term from the plain
+// token's at the same position (they always differ, analyzer.h).
+uint16_t TermFingerprint(absl::string_view term);
+
+// Encodes the spans of `tokens`, the output of text::Analyzer::Analyze().
+std::string EncodeTokenSpans(const std::vector<text::AnalyzedToken>& tokens);
+
+// Decoded token spans. Offsets are UTF-8 byte offsets into the abstract.
+class TokenSpans {
+ public:
+  // Decodes `encoded` for an abstract of `text_bytes` bytes. DATA_LOSS if
+  // it is malformed or a span ends past the text.
+  static absl::StatusOr<TokenSpans> Decode(absl::string_view encoded,
+                                           uint32_t text_bytes);
+
+  // Number of positions (plain tokens and skipped words).
+  uint32_t positions() const { return static_cast<uint32_t>(plain_.size()); }
+
+  // The byte range [start, end) of the token at `position` whose term has
+  // fingerprint `fingerprint`: the compound starting there if its
+  // fingerprint matches, else the plain token. {0, 0} for a position past
+  // the end or one without a token.
+  std::pair<uint32_t, uint32_t> Span(uint32_t position,
+                                     uint16_t fingerprint) const;
+
+ private:
+  struct Compound {
+    uint32_t position = 0;
+    uint32_t end = 0;
+    uint16_t fingerprint = 0;
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> plain_;  // By position.
+  std::vector<Compound> compounds_;                   // By position.
+};
+
+}  // namespace paperdb::index
+
+#endif  // PAPERDB_INDEX_TOKEN_SPANS_H_

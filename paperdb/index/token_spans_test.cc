@@ -1,0 +1,75 @@
+#include "paperdb/index/token_spans.h"
+
+#include <string>
+#include <utility>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "paperdb/text/analyzer.h"
+
+namespace paperdb::index {
+namespace {
+
+using Range = std::pair<uint32_t, uint32_t>;
+
+TokenSpans SpansOf(absl::string_view text) {
+  absl::StatusOr<TokenSpans> spans = TokenSpans::Decode(
+      EncodeTokenSpans(text::ThreadLocalAnalyzer().Analyze(text)),
+      static_cast<uint32_t>(text.size()));
+  EXPECT_TRUE(spans.ok()) << spans.status();
+  return *std::move(spans);
+}
+
+TEST(TokenSpansTest, PlainTokensByPosition) {
+  //                                 0         1
+  //                                 0123456789012345678
+  const TokenSpans spans = SpansOf("Spiking  nets, ok.");
+  EXPECT_EQ(spans.positions(), 3u);
+  EXPECT_EQ(spans.Span(0, TermFingerprint("spike")), Range(0, 7));
+  EXPECT_EQ(spans.Span(1, TermFingerprint("net")), Range(9, 13));
+  EXPECT_EQ(spans.Span(2, TermFingerprint("ok")), Range(15, 17));
+  EXPECT_EQ(spans.Span(3, 0), Range(0, 0));
+}
+
+TEST(TokenSpansTest, CompoundSpansAllItsPartsAtItsFirstPartsPosition) {
+  //                                 0         1         2
+  //                                 0123456789012345678901234
+  const TokenSpans spans = SpansOf("We use ResNet-18 and ADE20K");
+  EXPECT_EQ(spans.Span(2, TermFingerprint("resnet")), Range(7, 13));
+  EXPECT_EQ(spans.Span(2, TermFingerprint("resnet18")), Range(7, 16));
+  EXPECT_EQ(spans.Span(3, TermFingerprint("18")), Range(14, 16));
+  // "ADE20K": parts "ade", "20", "k" at 5, 6, 7; the whole at 5.
+  EXPECT_EQ(spans.Span(5, TermFingerprint("ade")), Range(21, 24));
+  EXPECT_EQ(spans.Span(5, TermFingerprint("ade20k")), Range(21, 27));
+  EXPECT_EQ(spans.Span(7, TermFingerprint("k")), Range(26, 27));
+}
+
+TEST(TokenSpansTest, AnOverlongWordKeepsAnEmptyPosition) {
+  const std::string blob(300, 'x');
+  const std::string text = "alpha " + blob + " omega";
+  const TokenSpans spans = SpansOf(text);
+  EXPECT_EQ(spans.positions(), 3u);
+  EXPECT_EQ(spans.Span(1, 0), Range(0, 0));
+  EXPECT_EQ(spans.Span(2, TermFingerprint("omega")), Range(307, 312));
+}
+
+TEST(TokenSpansTest, MalformedOrOutOfRangeIsDataLoss) {
+  const std::string good =
+      EncodeTokenSpans(text::ThreadLocalAnalyzer().Analyze("one two three"));
+  EXPECT_TRUE(TokenSpans::Decode(good, 13).ok());
+  // A span past the text's end.
+  EXPECT_EQ(TokenSpans::Decode(good, 12).status().code(),
+            absl::StatusCode::kDataLoss);
+  // Truncated, and trailing bytes.
+  EXPECT_EQ(
+      TokenSpans::Decode(good.substr(0, good.size() - 1), 13).status().code(),
+      absl::StatusCode::kDataLoss);
+  EXPECT_EQ(TokenSpans::Decode(good + "x", 13).status().code(),
+            absl::StatusCode::kDataLoss);
+  // A count larger than the bytes that follow.
+  EXPECT_EQ(TokenSpans::Decode("\x7f", 13).status().code(),
+            absl::StatusCode::kDataLoss);
+}
+
+}  // namespace
+}  // namespace paperdb::index
