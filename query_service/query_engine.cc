@@ -277,6 +277,8 @@ absl::Status QueryEngine::SearchPapers(
           : std::min(request.snippet_length(), kMaxSnippetCodePoints));
   PAPERDB_ASSIGN_OR_RETURN(const search::SortOrder order,
                            ParseOrderBy(request.order_by()));
+  PAPERDB_ASSIGN_OR_RETURN(const ResultMask mask,
+                           ParseResultMask(request.read_mask()));
   PAPERDB_ASSIGN_OR_RETURN(search::Query parsed,
                            search::ParseQuery(request.query()));
   const uint64_t fingerprint =
@@ -354,13 +356,15 @@ absl::Status QueryEngine::SearchPapers(
     }
     PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
                              table_.Get(hits.top[i].doc));
-    PAPERDB_ASSIGN_OR_RETURN(
-        std::vector<search::ByteSpan> highlights,
-        HighlightsOf(*store_, hits.top[i].doc, record, units));
+    std::vector<search::ByteSpan> highlights;
+    if (mask.highlights || mask.snippet) {
+      PAPERDB_ASSIGN_OR_RETURN(
+          highlights, HighlightsOf(*store_, hits.top[i].doc, record, units));
+    }
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
                       std::move(highlights), units, name_filters,
-                      snippet_length, result);
+                      snippet_length, mask, result);
     result->set_partial_match(!hits.any_terms && i >= hits.full_matches);
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(
@@ -373,6 +377,7 @@ absl::Status QueryEngine::SearchPapers(
               hits.top[i].doc));
       AddExplanation(terms, result);
     }
+    TrimResult(request.read_mask(), result);
   }
   if (offset + page_size < hits.total) {
     response->set_next_page_token(

@@ -3,6 +3,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/field_mask_util.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/doc_positions.h"
 #include "paperdb/index/field_terms.h"
@@ -48,6 +51,35 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
   return out;
 }
 
+absl::StatusOr<ResultMask> ParseResultMask(
+    const google::protobuf::FieldMask& mask) {
+  ResultMask out;
+  if (mask.paths().empty()) return out;
+  out = {false, false, false};
+  for (const std::string& path : mask.paths()) {
+    if (!google::protobuf::util::FieldMaskUtil::GetFieldDescriptors(
+            v1::SearchResult::descriptor(), path, nullptr)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "read_mask path \"", path,
+          "\" is not a field of SearchResult (fields: paper, score, "
+          "highlights, snippet, explanation, partial_match; paper.* as in "
+          "Paper)"));
+    }
+    auto under = [&](absl::string_view field) {
+      return path == field || absl::StartsWith(path, absl::StrCat(field, "."));
+    };
+    out.highlights |= under("highlights");
+    out.snippet |= under("snippet");
+  }
+  return out;
+}
+
+void TrimResult(const google::protobuf::FieldMask& mask,
+                v1::SearchResult* result) {
+  if (mask.paths().empty()) return;
+  google::protobuf::util::FieldMaskUtil::TrimMessage(mask, result);
+}
+
 absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
     const storage::Store& store, uint32_t doc,
     const storage::v1::PaperRecord& record,
@@ -76,7 +108,13 @@ void BuildSearchResult(v1::Paper paper, double score,
                        std::vector<search::ByteSpan> highlights,
                        const std::vector<search::MatchUnit>& units,
                        const std::vector<NameFilter>& name_filters,
-                       uint32_t snippet_code_points, v1::SearchResult* result) {
+                       uint32_t snippet_code_points, const ResultMask& mask,
+                       v1::SearchResult* result) {
+  result->set_score(score);
+  if (!mask.highlights && !mask.snippet) {
+    *result->mutable_paper() = std::move(paper);
+    return;
+  }
   const absl::string_view abstract = paper.abstract();
   // The mentions a method: or dataset: filter matched.
   bool added = false;
@@ -96,7 +134,13 @@ void BuildSearchResult(v1::Paper paper, double score,
     }
   }
   if (added) highlights = search::MergeOverlapping(std::move(highlights));
-  AddSpans(abstract, highlights, result->mutable_highlights());
+  if (mask.highlights) {
+    AddSpans(abstract, highlights, result->mutable_highlights());
+  }
+  if (!mask.snippet) {
+    *result->mutable_paper() = std::move(paper);
+    return;
+  }
 
   const search::SnippetWindow window =
       search::MakeSnippet(abstract, highlights, snippet_code_points);
@@ -111,7 +155,6 @@ void BuildSearchResult(v1::Paper paper, double score,
   snippet->set_truncated_start(window.truncated_start);
   snippet->set_truncated_end(window.truncated_end);
 
-  result->set_score(score);
   *result->mutable_paper() = std::move(paper);
 }
 

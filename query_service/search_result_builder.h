@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "google/protobuf/field_mask.pb.h"
 #include "paperdb/search/highlighter.h"
 #include "paperdb/search/query.h"
 #include "paperdb/storage/store.h"
@@ -28,6 +29,24 @@ struct NameFilter {
 // The method: and dataset: filters of `node` that are not excluded.
 std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node);
 
+// What a read_mask (AIP-157) asks of each SearchResult.
+struct ResultMask {
+  bool all = true;         // No mask: every field.
+  bool highlights = true;  // "highlights" or a path under it is asked for.
+  bool snippet = true;     // "snippet" or a path under it is asked for.
+};
+
+// Reads a SearchPapersRequest.read_mask: paths of SearchResult fields
+// ("paper.venue", "snippet"). INVALID_ARGUMENT naming the first path that
+// SearchResult lacks.
+absl::StatusOr<ResultMask> ParseResultMask(
+    const google::protobuf::FieldMask& mask);
+
+// Clears every field of `result` that `mask` does not name; a no-op for an
+// empty mask.
+void TrimResult(const google::protobuf::FieldMask& mask,
+                v1::SearchResult* result);
+
 // Where `units` (search::CollectMatchUnits() of a query: its highlightable
 // terms and phrases) match the abstract of `record`, paper `doc` of
 // `store`: from the record's stored token spans and the postings, or, for a
@@ -43,12 +62,14 @@ absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
 // `highlights` from HighlightsOf(), with the mentions (Paper.methods,
 // Paper.datasets) that `name_filters` match added; `units` are the query's
 // (their count numbers the mentions' clause); `snippet_code_points` is the
-// snippet length.
+// snippet length. Highlights and the snippet are filled only if `mask`
+// asks for them (the rest is left to TrimResult()).
 void BuildSearchResult(v1::Paper paper, double score,
                        std::vector<search::ByteSpan> highlights,
                        const std::vector<search::MatchUnit>& units,
                        const std::vector<NameFilter>& name_filters,
-                       uint32_t snippet_code_points, v1::SearchResult* result);
+                       uint32_t snippet_code_points, const ResultMask& mask,
+                       v1::SearchResult* result);
 
 }  // namespace paperdb::query
 

@@ -11,6 +11,7 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_iterator.h"
+#include "paperdb/index/terms_cache.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/storage/paper_table.h"
@@ -41,35 +42,14 @@ std::u32string Decode(absl::string_view s) {
   return out;
 }
 
-absl::StatusOr<uint32_t> ParseDf(absl::string_view value) {
-  const char* p = value.data();
-  uint32_t df = 0;
-  if (!index::GetVarint32(&p, value.data() + value.size(), &df)) {
-    return absl::DataLossError("document frequency does not parse");
-  }
-  return df;
-}
+using index::ParseDocumentFrequency;
+using index::TermDf;
 
-struct TermDf {
-  std::string term;
-  uint32_t df = 0;
-};
-
-// Every stored term starting with `prefix`, up to `limit` scanned.
+// Every stored term starting with `prefix`, up to `limit` of them.
 absl::StatusOr<std::vector<TermDf>> ScanTerms(const storage::Store& store,
                                               absl::string_view prefix,
                                               size_t limit) {
-  std::vector<TermDf> out;
-  std::unique_ptr<storage::StoreIterator> it =
-      store.NewIterator(storage::Column::kTerms);
-  for (it->Seek(prefix);
-       it->Valid() && absl::StartsWith(it->key(), prefix) && out.size() < limit;
-       it->Next()) {
-    PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ParseDf(it->value()));
-    if (df > 0) out.push_back({std::string(it->key()), df});
-  }
-  PAPERDB_RETURN_IF_ERROR(it->status());
-  return out;
+  return index::TermsCache::Default().Scan(store, prefix, limit);
 }
 
 // The word of a stored abstract that analyzes to `term`, case-folded
@@ -265,7 +245,8 @@ class Expander {
       uint32_t d = EditDistance(stem, key, max_distance);
       if (d > 0) d = std::min(d, InflectedDistance(word, key, max_distance));
       if (d == 0 || d > max_distance) continue;
-      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ParseDf(it->value()));
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
+                               ParseDocumentFrequency(it->value()));
       if (df == 0) continue;
       candidates.push_back({d, {std::string(it->key()), df}});
     }
@@ -509,10 +490,7 @@ class Expander {
 
 absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
                                            const std::string& term) {
-  absl::StatusOr<std::string> value = store.Get(storage::Column::kTerms, term);
-  if (absl::IsNotFound(value.status())) return 0;
-  if (!value.ok()) return value.status();
-  return ParseDf(*value);
+  return index::TermsCache::Default().DocumentFrequency(store, term);
 }
 
 uint32_t EditDistance(std::u32string_view a, std::u32string_view b,

@@ -77,6 +77,48 @@ TEST_F(QueryServiceE2eTest, PhraseFindsLiftAndHighlightsExactlyThePhrase) {
             "leading indicators");
 }
 
+TEST_F(QueryServiceE2eTest, ReadMaskReturnsOnlyTheNamedFields) {
+  v1::SearchPapersResponse full;
+  ASSERT_TRUE(Search("\"leading indicators\"", &full).ok());
+  ASSERT_EQ(full.results_size(), 1);
+
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SearchPapersRequest request;
+  request.set_query("\"leading indicators\"");
+  request.mutable_read_mask()->add_paths("paper.name");
+  request.mutable_read_mask()->add_paths("score");
+  request.mutable_read_mask()->add_paths("snippet");
+  v1::SearchPapersResponse masked;
+  ASSERT_TRUE(query_->SearchPapers(&context, request, &masked).ok());
+
+  ASSERT_EQ(masked.results_size(), 1);
+  const v1::SearchResult& result = masked.results(0);
+  EXPECT_EQ(result.paper().name(), full.results(0).paper().name());
+  EXPECT_EQ(result.paper().abstract(), "");
+  EXPECT_EQ(result.paper().venue(), "");
+  EXPECT_EQ(result.highlights_size(), 0);
+  EXPECT_EQ(result.score(), full.results(0).score());
+  EXPECT_EQ(result.snippet().SerializeAsString(),
+            full.results(0).snippet().SerializeAsString());
+  EXPECT_EQ(masked.total_size(), 1);  // The response's own fields stay.
+}
+
+TEST_F(QueryServiceE2eTest, ReadMaskWithAnUnknownPathIsInvalidArgument) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SearchPapersRequest request;
+  request.set_query("neural");
+  request.mutable_read_mask()->add_paths("paper.title");
+  v1::SearchPapersResponse response;
+
+  const grpc::Status status =
+      query_->SearchPapers(&context, request, &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("\"paper.title\""));
+}
+
 TEST_F(QueryServiceE2eTest, HyphenatedPhraseOfFourWordsFindsEveryOccurrence) {
   // 24 of the 76 abstracts say "state-of-the-art" (grep -c on data/).
   for (const std::string query : {"state-of-the-art", "\"state of the art\""}) {
