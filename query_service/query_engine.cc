@@ -350,12 +350,17 @@ absl::Status QueryEngine::SearchPapers(
       search::CollectMatchUnits(expanded.query.root);
   const std::vector<NameFilter> name_filters =
       NameFiltersOf(expanded.query.root);
+  std::vector<uint32_t> page_docs;
+  for (size_t i = offset; i < hits.top.size(); ++i) {
+    page_docs.push_back(hits.top[i].doc);
+  }
+  PAPERDB_ASSIGN_OR_RETURN(std::vector<storage::v1::PaperRecord> records,
+                           table_.GetMany(page_docs));
   for (size_t i = offset; i < hits.top.size(); ++i) {
     if (cancelled && cancelled()) {
       return absl::CancelledError("search cancelled while building results");
     }
-    PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
-                             table_.Get(hits.top[i].doc));
+    storage::v1::PaperRecord& record = records[i - offset];
     std::vector<search::ByteSpan> highlights;
     if (mask.highlights || mask.snippet) {
       PAPERDB_ASSIGN_OR_RETURN(

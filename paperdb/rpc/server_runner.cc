@@ -2,8 +2,6 @@
 
 #include <pthread.h>
 
-#include <algorithm>
-
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -28,14 +26,6 @@ absl::StatusOr<StartedServer> StartServer(
   grpc::ResourceQuota quota("paperdb");
   quota.SetMaxThreads(options.max_threads);
   builder.SetResourceQuota(quota);
-  // The sync server keeps between MIN and MAX idle polling threads; with
-  // gRPC's defaults (1 and 2) a burst of concurrent calls makes it create a
-  // thread for a call and end one after it, for every call.
-  builder.SetSyncServerOption(
-      grpc::ServerBuilder::SyncServerOption::MIN_POLLERS, 2);
-  builder.SetSyncServerOption(
-      grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
-      std::max(2, options.max_threads / 2));
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   builder.AddChannelArgument(GRPC_ARG_MAX_CONCURRENT_STREAMS,

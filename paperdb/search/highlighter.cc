@@ -1,6 +1,8 @@
 #include "paperdb/search/highlighter.h"
 
 #include <algorithm>
+#include <cstring>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -175,30 +177,46 @@ std::vector<ByteSpan> MergeOverlapping(std::vector<ByteSpan> spans) {
 SnippetWindow MakeSnippet(absl::string_view text,
                           const std::vector<ByteSpan>& highlights,
                           uint32_t max_code_points) {
-  // Byte offset of every code point boundary; not needed for ASCII text,
-  // where code points are bytes.
-  const bool ascii = text::IsAscii(text);
-  std::vector<uint32_t> boundary;
-  if (!ascii) {
-    boundary.reserve(text.size() + 1);
-    for (uint32_t i = 0; i < text.size();) {
-      boundary.push_back(i);
-      i += text::Utf8SequenceLength(static_cast<unsigned char>(text[i]));
+  // Code point <-> byte conversion from the multi-byte characters alone
+  // (abstracts are mostly ASCII): for each, its code point index and the
+  // extra bytes of it and all before it.
+  struct Wide {
+    uint32_t code_point;
+    uint32_t byte;
+    uint32_t extra;
+  };
+  std::vector<Wide> wide;
+  uint32_t extra = 0;
+  for (uint32_t i = 0; i < text.size();) {
+    uint64_t word;
+    if (i + 8 <= text.size() && (std::memcpy(&word, text.data() + i, 8),
+                                 (word & 0x8080808080808080ull) == 0)) {
+      i += 8;
+      continue;
     }
-    boundary.push_back(static_cast<uint32_t>(text.size()));
+    const uint32_t n = std::min<uint32_t>(
+        static_cast<uint32_t>(
+            text::Utf8SequenceLength(static_cast<unsigned char>(text[i]))),
+        static_cast<uint32_t>(text.size()) - i);
+    if (n > 1) {
+      wide.push_back({i - extra, i, extra + n - 1});
+      extra += n - 1;
+    }
+    i += n;
   }
-  const uint32_t length = ascii ? static_cast<uint32_t>(text.size())
-                                : static_cast<uint32_t>(boundary.size() - 1);
+  const uint32_t length = static_cast<uint32_t>(text.size()) - extra;
   auto byte_of = [&](uint32_t code_point) {
-    return ascii ? code_point : boundary[code_point];
+    // The last wide character before `code_point`.
+    auto it = std::partition_point(
+        wide.begin(), wide.end(),
+        [&](const Wide& w) { return w.code_point < code_point; });
+    return it == wide.begin() ? code_point : code_point + std::prev(it)->extra;
   };
   auto code_point_of = [&](uint32_t byte) {
-    if (ascii) return byte;
-    return static_cast<uint32_t>(
-        std::lower_bound(boundary.begin(), boundary.end(), byte) -
-        boundary.begin());
+    auto it = std::partition_point(
+        wide.begin(), wide.end(), [&](const Wide& w) { return w.byte < byte; });
+    return it == wide.begin() ? byte : byte - std::prev(it)->extra;
   };
-
   uint32_t best_start = 0;  // In code points.
   uint32_t window = std::min(max_code_points, length);
   if (length > max_code_points) {

@@ -205,6 +205,30 @@ TEST(SnippetTest, PhraseOutweighsASingleWord) {
   EXPECT_GE(snippet.range.end, phrase + 18);
 }
 
+TEST(SnippetTest, CountsTheWindowInCodePointsAroundMultibyteCharacters) {
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "caf\xC3\xA9 ";  // "café ", 6 bytes.
+  const uint32_t target = static_cast<uint32_t>(text.size());
+  text += "target";
+  for (int i = 0; i < 50; ++i) text += " na\xC3\xAFve";  // " naïve".
+  const std::vector<ByteSpan> highlights = {{target, target + 6, 0, 1}};
+
+  const SnippetWindow snippet = MakeSnippet(text, highlights, 40);
+
+  const std::string window =
+      text.substr(snippet.range.start, snippet.range.end - snippet.range.start);
+  size_t code_points = 0;
+  for (unsigned char c : window) code_points += (c & 0xC0) != 0x80;
+  EXPECT_LE(code_points, 40u);
+  EXPECT_GE(code_points, 34u);  // Trimmed to whole words only.
+  // The window starts 8 code points (a fifth) before the highlight, moved
+  // forward to the next word: "café target naïve naïve ...".
+  EXPECT_EQ(window.substr(0, 12), "caf\xC3\xA9 target");
+  ASSERT_EQ(snippet.highlights.size(), 1u);
+  EXPECT_EQ(snippet.highlights[0].start, 6u);
+  EXPECT_EQ(snippet.highlights[0].end, 12u);
+}
+
 TEST(SnippetTest, NeverCutsInsideAMultibyteCharacter) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "\xE8\xAE\xBA";  // 论, no spaces.

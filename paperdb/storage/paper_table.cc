@@ -32,6 +32,24 @@ absl::StatusOr<v1::PaperRecord> PaperTable::Get(uint32_t doc_id) const {
   return record;
 }
 
+absl::StatusOr<std::vector<v1::PaperRecord>> PaperTable::GetMany(
+    const std::vector<uint32_t>& doc_ids) const {
+  std::vector<std::string> keys;
+  keys.reserve(doc_ids.size());
+  for (const uint32_t doc_id : doc_ids) keys.push_back(PaperKey(doc_id));
+  std::vector<v1::PaperRecord> records(doc_ids.size());
+  PAPERDB_RETURN_IF_ERROR(store_->MultiGet(
+      Column::kPapers, keys, [&](size_t i, absl::string_view value) {
+        if (!records[i].ParseFromArray(value.data(),
+                                       static_cast<int>(value.size()))) {
+          return absl::DataLossError(
+              absl::StrCat("paper record ", doc_ids[i], " does not parse"));
+        }
+        return absl::OkStatus();
+      }));
+  return records;
+}
+
 absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>>
 PaperTable::List(uint32_t start_doc, size_t limit) const {
   std::vector<std::pair<uint32_t, v1::PaperRecord>> out;

@@ -31,6 +31,11 @@ class PaperTable {
   // parse.
   absl::StatusOr<v1::PaperRecord> Get(uint32_t doc_id) const;
 
+  // The records of `doc_ids`, in order, read in one batch (a page of
+  // results). Errors as Get(), for the first doc id that fails.
+  absl::StatusOr<std::vector<v1::PaperRecord>> GetMany(
+      const std::vector<uint32_t>& doc_ids) const;
+
   // Up to `limit` records with doc id >= `start_doc`, in doc id order.
   absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>> List(
       uint32_t start_doc, size_t limit) const;

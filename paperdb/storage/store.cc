@@ -350,6 +350,27 @@ absl::StatusOr<std::string> Store::Get(Column column,
   return value;
 }
 
+absl::Status Store::MultiGet(
+    Column column, const std::vector<std::string>& keys,
+    const std::function<absl::Status(size_t, absl::string_view)>& visit) const {
+  std::vector<rocksdb::Slice> slices;
+  slices.reserve(keys.size());
+  for (const std::string& key : keys) slices.push_back(ToSlice(key));
+  std::vector<rocksdb::PinnableSlice> values(keys.size());
+  std::vector<rocksdb::Status> statuses(keys.size());
+  db_->MultiGet(rocksdb::ReadOptions(), handles_[static_cast<int>(column)],
+                keys.size(), slices.data(), values.data(), statuses.data());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (!statuses[i].ok()) {
+      return FromRocksDbStatus(statuses[i],
+                               absl::StrCat("reading ", ColumnName(column)));
+    }
+    PAPERDB_RETURN_IF_ERROR(
+        visit(i, absl::string_view(values[i].data(), values[i].size())));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Store::Write(const WriteBatch& batch) {
   if (secondary_) {
     return absl::InvalidArgumentError("store is open read-only (secondary)");

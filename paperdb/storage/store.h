@@ -5,6 +5,7 @@
 #ifndef PAPERDB_STORAGE_STORE_H_
 #define PAPERDB_STORAGE_STORE_H_
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,6 +104,16 @@ class Store {
 
   // The value of `key`. NOT_FOUND if absent; INTERNAL on I/O errors.
   absl::StatusOr<std::string> Get(Column column, absl::string_view key) const;
+
+  // Reads the values of `keys` of `column` in one batched lookup (RocksDB
+  // MultiGet: one snapshot, and each SST block searched once for all keys
+  // in it), calling `visit(i, value)` for each key found, in order; the
+  // value is valid during the call only. NOT_FOUND naming the first
+  // absent key; INTERNAL on I/O errors.
+  absl::Status MultiGet(
+      Column column, const std::vector<std::string>& keys,
+      const std::function<absl::Status(size_t, absl::string_view)>& visit)
+      const;
 
   // Applies `batch` atomically and durably (synced WAL). INVALID_ARGUMENT on
   // a secondary instance.

@@ -46,6 +46,35 @@ TEST_F(StoreTest, WritesAreReadBack) {
               StatusIs(absl::StatusCode::kNotFound));
 }
 
+TEST_F(StoreTest, MultiGetVisitsValuesInKeyOrderAndNamesAnAbsentKey) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  WriteBatch batch;
+  batch.Put(Column::kPapers, PaperKey(3), "three");
+  batch.Put(Column::kPapers, PaperKey(9), "nine");
+  ASSERT_THAT((*store)->Write(batch), IsOk());
+
+  std::vector<std::string> seen;
+  ASSERT_THAT((*store)->MultiGet(Column::kPapers, {PaperKey(9), PaperKey(3)},
+                                 [&](size_t i, absl::string_view value) {
+                                   seen.push_back(absl::StrCat(i, value));
+                                   return absl::OkStatus();
+                                 }),
+              IsOk());
+  EXPECT_EQ(seen, (std::vector<std::string>{"0nine", "1three"}));
+
+  EXPECT_THAT((*store)->MultiGet(
+                  Column::kPapers, {PaperKey(3), PaperKey(4)},
+                  [](size_t, absl::string_view) { return absl::OkStatus(); }),
+              StatusIs(absl::StatusCode::kNotFound));
+  // An error from the visitor stops the walk and is returned.
+  EXPECT_THAT((*store)->MultiGet(Column::kPapers, {PaperKey(3)},
+                                 [](size_t, absl::string_view) {
+                                   return absl::DataLossError("bad");
+                                 }),
+              StatusIs(absl::StatusCode::kDataLoss));
+}
+
 TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto store = Store::OpenPrimary(db());
   ASSERT_THAT(store, IsOk());

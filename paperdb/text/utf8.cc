@@ -118,17 +118,18 @@ bool IsAscii(absl::string_view text) {
 TextOffset OffsetConverter::Convert(uint32_t byte_offset) {
   const uint32_t limit =
       std::min(byte_offset, static_cast<uint32_t>(text_.size()));
-  // Runs of ASCII eight bytes at a time: one code point and one UTF-16
-  // unit a byte.
-  while (at_.byte + 8 <= limit) {
+  while (at_.byte < limit) {
+    // Runs of ASCII eight bytes at a time: one code point and one UTF-16
+    // unit a byte.
     uint64_t word;
-    std::memcpy(&word, text_.data() + at_.byte, 8);
-    if ((word & 0x8080808080808080ull) != 0) break;
-    at_.byte += 8;
-    at_.code_point += 8;
-    at_.utf16 += 8;
-  }
-  while (at_.byte < byte_offset && at_.byte < text_.size()) {
+    if (at_.byte + 8 <= limit &&
+        (std::memcpy(&word, text_.data() + at_.byte, 8),
+         (word & 0x8080808080808080ull) == 0)) {
+      at_.byte += 8;
+      at_.code_point += 8;
+      at_.utf16 += 8;
+      continue;
+    }
     const int n =
         Utf8SequenceLength(static_cast<unsigned char>(text_[at_.byte]));
     at_.byte += n;
