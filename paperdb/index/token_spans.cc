@@ -35,8 +35,15 @@ std::string EncodeTokenSpans(const std::vector<text::AnalyzedToken>& tokens) {
       last_skipped = next_position;
       ++skipped_count;
     }
-    PutVarint32(token.start_byte - previous_end, &plain);
-    PutVarint32(token.end_byte - token.start_byte, &plain);
+    const uint32_t gap = token.start_byte - previous_end;
+    const uint32_t length = token.end_byte - token.start_byte;
+    if ((gap == 1 || gap == 2) && length >= 1 && length <= 127) {
+      plain.push_back(static_cast<char>((gap == 2 ? 0x80 : 0) | length));
+    } else {
+      plain.push_back('\0');
+      PutVarint32(gap, &plain);
+      PutVarint32(length, &plain);
+    }
     previous_end = token.end_byte;
     ++plain_count;
     ++next_position;
@@ -69,7 +76,14 @@ absl::StatusOr<TokenSpans> TokenSpans::Decode(absl::string_view encoded,
   uint64_t end = 0;
   for (uint32_t i = 0; i < plain_count; ++i) {
     uint32_t gap = 0, length = 0;
-    if (!GetVarint32(&p, limit, &gap) || !GetVarint32(&p, limit, &length)) {
+    if (p == limit) return malformed();
+    const unsigned char packed = static_cast<unsigned char>(*p++);
+    if (packed != 0) {
+      gap = (packed & 0x80) ? 2 : 1;
+      length = packed & 0x7f;
+      if (length == 0) return malformed();
+    } else if (!GetVarint32(&p, limit, &gap) ||
+               !GetVarint32(&p, limit, &length)) {
       return malformed();
     }
     const uint64_t start = end + gap;

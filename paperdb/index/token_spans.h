@@ -5,16 +5,19 @@
 // maps them to byte ranges.
 //
 // Encoding (LEB128 varints, varint.h), in position order:
-//   N, then for each plain token (one a position): its start minus the
-//       previous plain token's end (0 before the first), and its length;
+//   N, then for each plain token (one a position), its gap (its start
+//       minus the previous plain token's end, 0 before the first) and its
+//       length in bytes: one byte, the length, for a gap of 1 (a space);
+//       0x80 | length for a gap of 2 (", "); otherwise (or for lengths
+//       outside 1-127) a 0 byte, then gap and length as varints;
 //   S, then S gaps of the positions that hold no token (a word over
 //       text::kMaxTermBytes keeps its position but is not indexed);
 //   C, then for each joined compound (analyzer.h, steps 7 and 8): the gap
 //       from the previous compound's position (the first's from 0), its
 //       length in bytes, and TermFingerprint() of its term as 2 bytes,
 //       little-endian.
-// A compound starts where the plain token at its position starts. About 2
-// bytes a token. Do not change: on disk.
+// A compound starts where the plain token at its position starts. About one
+// byte a token. Do not change: on disk.
 
 #ifndef PAPERDB_INDEX_TOKEN_SPANS_H_
 #define PAPERDB_INDEX_TOKEN_SPANS_H_

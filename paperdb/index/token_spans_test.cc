@@ -53,6 +53,24 @@ TEST(TokenSpansTest, AnOverlongWordKeepsAnEmptyPosition) {
   EXPECT_EQ(spans.Span(2, TermFingerprint("omega")), Range(307, 312));
 }
 
+TEST(TokenSpansTest, OneByteATokenAfterASpaceOrTwoSeparators) {
+  // "a" at 0 (gap 0: escaped), "bb" after a space, "ccc" after ", ", "d"
+  // after three spaces (escaped).
+  const std::string encoded =
+      EncodeTokenSpans(text::ThreadLocalAnalyzer().Analyze("a bb, ccc   d"));
+  EXPECT_EQ(encoded, std::string("\x04"          // 4 plain tokens
+                                 "\x00\x00\x01"  // a: escape, gap 0, len 1
+                                 "\x02"          // bb
+                                 "\x83"          // ccc after ", "
+                                 "\x00\x03\x01"  // d: escape, gap 3, len 1
+                                 "\x00"          // no skipped positions
+                                 "\x00",         // no compounds
+                                 11));
+  const TokenSpans spans = SpansOf("a bb, ccc   d");
+  EXPECT_EQ(spans.Span(2, 0), Range(6, 9));
+  EXPECT_EQ(spans.Span(3, 0), Range(12, 13));
+}
+
 TEST(TokenSpansTest, MalformedOrOutOfRangeIsDataLoss) {
   const std::string good =
       EncodeTokenSpans(text::ThreadLocalAnalyzer().Analyze("one two three"));
@@ -68,6 +86,11 @@ TEST(TokenSpansTest, MalformedOrOutOfRangeIsDataLoss) {
             absl::StatusCode::kDataLoss);
   // A count larger than the bytes that follow.
   EXPECT_EQ(TokenSpans::Decode("\x7f", 13).status().code(),
+            absl::StatusCode::kDataLoss);
+  // A packed token of length 0.
+  EXPECT_EQ(TokenSpans::Decode(std::string("\x01\x80\x00\x00", 4), 13)
+                .status()
+                .code(),
             absl::StatusCode::kDataLoss);
 }
 
