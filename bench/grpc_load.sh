@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gRPC load on a live query_service with h2load (Debian's nghttp2-client):
-# QPS and latency percentiles of SearchPapers, GetPaper and the health check
+# QPS and latency percentiles of SearchPapers (whole results, and a results
+# page with a read_mask), GetPaper and the health check
 # (the floor gRPC itself sets) at concurrency 1, 4 and 16, one stream per
 # connection. h2load ignores grpc-status, so errors are counted from
 # query_service's access log (every call's code).
@@ -38,7 +39,7 @@ id=$(/usr/bin/python3 tools/grpc_call.py "127.0.0.1:$port" call paperdb.v1.Query
 import struct, sys
 work, paper_id = sys.argv[1], sys.argv[2]
 def string_field(number, text):
-    data = text.encode()
+    data = text if isinstance(text, bytes) else text.encode()
     assert len(data) < 128
     return bytes([number << 3 | 2, len(data)]) + data
 def frame(message):
@@ -46,6 +47,12 @@ def frame(message):
 bodies = {
     "health": b"",
     "search": string_field(1, "neural networks") + bytes([2 << 3, 10]),
+    # A results page: SearchPapers with read_mask (field 9, a FieldMask
+    # whose field 1 holds the paths) naming what a list of hits shows.
+    "page": string_field(1, "neural networks") + bytes([2 << 3, 10]) +
+            string_field(9, b"".join(string_field(1, path) for path in (
+                "paper.name", "paper.venue", "paper.year", "score",
+                "snippet"))),
     "get": string_field(1, "papers/" + paper_id),
 }
 for name, message in bodies.items():
@@ -81,12 +88,14 @@ declare -A health_qps
 for c in 1 4 16; do
   for spec in "health /grpc.health.v1.Health/Check" \
               "search /paperdb.v1.QueryService/SearchPapers" \
+              "page /paperdb.v1.QueryService/SearchPapers" \
               "get /paperdb.v1.QueryService/GetPaper"; do
     read -r name path <<<"$spec"
     IFS=$'\t' read -r rname rc rn rerr rqps p50 p95 p99 < <(run "$name" "$path" "$c")
     [[ "$name" == health ]] && health_qps[$c]=$rqps
     ratio=$(/usr/bin/python3 -c "print(f'{$rqps / max(${health_qps[$c]}, 1):.0%}')")
     label=$path
+    [[ "$name" == page ]] && label="$path (read_mask)"
     echo "| \`${label#/}\` | $rc | $rn | $rerr | $rqps | $p50 | $p95 | $p99 | $ratio |"
   done
 done

@@ -185,8 +185,9 @@ ${rows_catch_up}
 \`bench/grpc_load.sh\`: \`query_service\` on the bundled corpus (\`data/\`, 76 abstracts), driven
 over loopback by h2load (Debian's nghttp2-client; the same machine, so client and server share
 the 2 cores) with ${grpc_requests} requests per point, one stream per connection. SearchPapers
-is \`{"query": "neural networks", "page_size": 10}\` (highlights and snippets included), GetPaper
-one paper; the health check is the floor gRPC itself sets. Errors are calls whose access-log
+is \`{"query": "neural networks", "page_size": 10}\` (whole papers, highlights and snippets), and
+again with \`"read_mask": "paper.name,paper.venue,paper.year,score,snippet"\` (a results page);
+GetPaper one paper; the health check is the floor gRPC itself sets. Errors are calls whose access-log
 code is not OK (h2load sees only HTTP status). Latency in milliseconds; the last column is QPS
 over the health check's at the same concurrency (issue 5's target: SearchPapers at concurrency
 4 at 70% or more).
