@@ -62,9 +62,11 @@ class TopK {
   Heap heap_;
 };
 
-bool BetterScore(const ScoredDoc& a, const ScoredDoc& b) {
+// A function object rather than a function, so that TopK's comparisons
+// inline.
+constexpr auto BetterScore = [](const ScoredDoc& a, const ScoredDoc& b) {
   return a.score > b.score || (a.score == b.score && a.doc < b.doc);
-}
+};
 
 class Evaluation {
  public:
@@ -152,7 +154,7 @@ class Evaluation {
     hits.total = df;
     if (df == 0) return hits;
     const double idf = scorer_.Idf(df);
-    TopK top(top_k, &BetterScore);
+    TopK top(top_k, BetterScore);
     PostingIterator postings(store_, term);
     while (postings.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
@@ -204,8 +206,129 @@ class Evaluation {
       std::vector<const QueryNode*> clauses = Disjuncts(node);
       if (!clauses.empty()) return Disjunction(clauses, options.top_k);
     }
+    if (options.order == SortOrder::kRelevance && !options.collect_matches &&
+        IsTermConjunction(node)) {
+      return TermConjunction(node, options);
+    }
     PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(node));
     return Collect(*it, options);
+  }
+
+  // True for an AND of two or more plain terms, nothing excluded: the most
+  // common query, which TermConjunction() answers.
+  static bool IsTermConjunction(const QueryNode& node) {
+    if (node.kind != Kind::kAnd || node.children.size() < 2) return false;
+    for (const QueryNode& child : node.children) {
+      if (child.kind != Kind::kTerm || child.excluded) return false;
+    }
+    return true;
+  }
+
+  // Collect() of an AND of plain terms, specialised: the same matches,
+  // count, scores (summed in the same order) and top k, without a tree of
+  // iterators. The rarest term's blocks are walked doc by doc; each other
+  // term's list is searched in memory, its blocks decoded only when their
+  // doc range holds a candidate; frequencies are decoded only for matches
+  // that get scored, and a match is only counted when the block-max bound
+  // of the blocks holding it cannot reach the top k (Ding & Suel 2011).
+  absl::StatusOr<SearchHits> TermConjunction(const QueryNode& node,
+                                             const SearchOptions& options) {
+    struct Cursor {
+      std::shared_ptr<const index::PostingList> list;
+      uint32_t df = 0;
+      double idf = 0.0;
+      size_t block = 0;      // Current block.
+      bool decoded = false;  // Its doc ids are in `postings`.
+      index::PostingBlock postings;
+      size_t i = 0;            // Posting within the block.
+      double block_max = 0.0;  // Bound of the current block's scores.
+    };
+    SearchHits hits;
+    std::vector<Cursor> cursors(node.children.size());
+    for (size_t c = 0; c < cursors.size(); ++c) {
+      const std::string& term = node.children[c].terms[0];
+      PAPERDB_ASSIGN_OR_RETURN(cursors[c].df, Df(term));
+      if (cursors[c].df == 0) return hits;
+      PAPERDB_ASSIGN_OR_RETURN(
+          cursors[c].list, index::PostingCache::Default().Get(store_, term));
+      if (cursors[c].list->blocks.empty()) return hits;
+      cursors[c].idf = scorer_.Idf(cursors[c].df);
+    }
+    // The order AndIterator sums its children's scores in.
+    std::sort(cursors.begin(), cursors.end(),
+              [](const Cursor& a, const Cursor& b) { return a.df < b.df; });
+    auto load = [&](Cursor& c, size_t block) {
+      c.block = block;
+      c.decoded = false;
+      c.i = 0;
+      c.block_max = c.list->blocks[block].MaxScore(scorer_, c.idf);
+    };
+    auto decode = [&](Cursor& c) -> absl::Status {
+      if (c.decoded) return absl::OkStatus();
+      PAPERDB_RETURN_IF_ERROR(c.postings.DecodeInPlace(
+          c.list->blocks[c.block].first_doc, c.list->value(c.block)));
+      c.decoded = true;
+      return absl::OkStatus();
+    };
+    for (Cursor& c : cursors) load(c, 0);
+    TopK top(options.top_k, BetterScore);
+    Cursor& lead = cursors[0];
+    const auto& lead_blocks = lead.list->blocks;
+    for (size_t b = 0; b < lead_blocks.size(); ++b) {
+      load(lead, b);
+      PAPERDB_RETURN_IF_ERROR(decode(lead));
+      for (size_t j = 0; j < lead.postings.size(); ++j) {
+        PAPERDB_RETURN_IF_ERROR(CheckCancelled());
+        const uint32_t doc = lead.postings.doc(j);
+        lead.i = j;
+        bool match = true;
+        for (size_t c = 1; c < cursors.size() && match; ++c) {
+          Cursor& other = cursors[c];
+          const auto& blocks = other.list->blocks;
+          if (blocks[other.block].header.last_doc < doc) {
+            // The only later block that can hold `doc`.
+            const auto next = std::partition_point(
+                blocks.begin() + static_cast<std::ptrdiff_t>(other.block) + 1,
+                blocks.end(), [doc](const index::PostingList::Block& block) {
+                  return block.header.last_doc < doc;
+                });
+            if (next == blocks.end()) return Finish(std::move(hits), top);
+            load(other, static_cast<size_t>(next - blocks.begin()));
+          }
+          if (blocks[other.block].first_doc > doc) {
+            match = false;  // Between blocks: no decoding needed.
+            break;
+          }
+          PAPERDB_RETURN_IF_ERROR(decode(other));
+          while (other.postings.doc(other.i) < doc) ++other.i;
+          match = other.postings.doc(other.i) == doc;
+        }
+        if (!match) continue;
+        ++hits.total;
+        if (options.prune && top.full()) {
+          double bound = 0.0;
+          for (const Cursor& c : cursors) bound += c.block_max;
+          // Ties go to the lower doc id, which came first.
+          if (bound <= top.worst().score) continue;
+        }
+        double score = 0.0;
+        for (Cursor& c : cursors) {
+          if (!c.postings.frequencies_decoded()) {
+            PAPERDB_RETURN_IF_ERROR(c.postings.DecodeFrequencies());
+          }
+          score += scorer_.Score(c.idf, c.postings.tf(c.i),
+                                 c.postings.doc_length(c.i));
+        }
+        top.Push({doc, score});
+      }
+    }
+    return Finish(std::move(hits), top);
+  }
+
+  template <typename Heap>
+  static SearchHits Finish(SearchHits hits, Heap& top) {
+    hits.top = top.Take();
+    return hits;
   }
 
   // Top k of the sum of `clauses` by MaxScore (H. Turtle and J. Flood,
@@ -230,7 +353,7 @@ class Evaluation {
       its.push_back(std::move(it));
     }
     const size_t n = its.size();
-    TopK top(top_k, &BetterScore);
+    TopK top(top_k, BetterScore);
     double threshold = -1.0;      // The k-th score; scores are never negative.
     std::vector<double> part(n);  // Each clause's score of the candidate.
     std::vector<double> bound(n + 1);  // Sums of window maxima, by order.
@@ -426,7 +549,7 @@ class Evaluation {
     const bool by_score = options.order == SortOrder::kRelevance;
     const bool keep_all = options.collect_matches || !by_score;
     std::vector<ScoredDoc> all;
-    TopK top(by_score ? options.top_k : 0, &BetterScore);
+    TopK top(by_score ? options.top_k : 0, BetterScore);
     // Block-max pruning of the scoring (the count needs every match): once
     // the heap is full, a match whose blocks cannot beat its worst score is
     // counted without being scored. The bound holds up to `window_end`.
