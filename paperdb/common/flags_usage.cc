@@ -14,10 +14,11 @@ namespace paperdb {
 namespace {
 
 // Flags of these files are paperdb's: listed by --help, settable from the
-// environment.
+// environment. The benchmark programs define theirs in bench/*.cc.
 bool IsPaperdbFlagFile(absl::string_view path) {
   return absl::EndsWith(path, "/main.cc") ||
-         absl::EndsWith(path, "/security_flags.cc");
+         absl::EndsWith(path, "/security_flags.cc") ||
+         absl::StartsWith(path, "bench/") || absl::StrContains(path, "/bench/");
 }
 
 // "/work/src/paperdb/query_service/main.cc" -> "query_service/main.cc".

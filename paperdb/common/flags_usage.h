@@ -12,8 +12,9 @@
 namespace paperdb {
 
 // Sets the usage message (with a note on environment variables appended)
-// and makes --help list the flags defined in the binary's main.cc and in
-// paperdb/rpc/security_flags.cc, with paths relative to the source tree.
+// and makes --help list the flags defined in the binary's main.cc (or, for
+// benchmarks, bench/*.cc) and in paperdb/rpc/security_flags.cc, with paths
+// relative to the source tree.
 // Call before absl::ParseCommandLine.
 void SetUpFlagsUsage(absl::string_view usage);
 
