@@ -1,5 +1,6 @@
 #include "query_service/search_result_builder.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -51,19 +52,42 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
   return out;
 }
 
+namespace {
+
+// No paths, or the single path "*": every field (AIP-157).
+bool IsFullMask(const google::protobuf::FieldMask& mask) {
+  return mask.paths().empty() ||
+         (mask.paths_size() == 1 && mask.paths(0) == "*");
+}
+
+}  // namespace
+
 absl::StatusOr<ResultMask> ParseResultMask(
     const google::protobuf::FieldMask& mask) {
   ResultMask out;
-  if (mask.paths().empty()) return out;
+  if (IsFullMask(mask)) return out;
   out = {false, false, false};
   for (const std::string& path : mask.paths()) {
-    if (!google::protobuf::util::FieldMaskUtil::GetFieldDescriptors(
+    // Empty components ("", ".", "paper..name") name no field, though
+    // FieldMaskUtil accepts some of them.
+    const bool empty_part = path.empty() || path.front() == '.' ||
+                            path.back() == '.' || absl::StrContains(path, "..");
+    if (empty_part ||
+        !google::protobuf::util::FieldMaskUtil::GetFieldDescriptors(
             v1::SearchResult::descriptor(), path, nullptr)) {
+      // At most 100 bytes of the path (cut at a character boundary), so
+      // that the error fits in the response's metadata.
+      size_t cut = std::min<size_t>(path.size(), 100);
+      while (cut > 0 && cut < path.size() &&
+             (static_cast<unsigned char>(path[cut]) & 0xC0) == 0x80) {
+        --cut;
+      }
       return absl::InvalidArgumentError(absl::StrCat(
-          "read_mask path \"", path,
-          "\" is not a field of SearchResult (fields: paper, score, "
+          "read_mask path \"", path.substr(0, cut),
+          cut < path.size() ? "...\"" : "\"",
+          " is not a field of SearchResult (fields: paper, score, "
           "highlights, snippet, explanation, partial_match; paper.* as in "
-          "Paper)"));
+          "Paper; \"*\" alone for all)"));
     }
     auto under = [&](absl::string_view field) {
       return path == field || absl::StartsWith(path, absl::StrCat(field, "."));
@@ -76,7 +100,7 @@ absl::StatusOr<ResultMask> ParseResultMask(
 
 void TrimResult(const google::protobuf::FieldMask& mask,
                 v1::SearchResult* result) {
-  if (mask.paths().empty()) return;
+  if (IsFullMask(mask)) return;
   google::protobuf::util::FieldMaskUtil::TrimMessage(mask, result);
 }
 
@@ -85,11 +109,14 @@ absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
     const storage::v1::PaperRecord& record,
     const std::vector<search::MatchUnit>& units) {
   const std::string& abstract = record.paper().abstract();
-  if (record.token_spans().empty()) return search::Highlight(abstract, units);
-  PAPERDB_ASSIGN_OR_RETURN(
-      const index::TokenSpans spans,
-      index::TokenSpans::Decode(record.token_spans(),
-                                static_cast<uint32_t>(abstract.size())));
+  absl::StatusOr<index::TokenSpans> spans = index::TokenSpans::Decode(
+      record.token_spans(), static_cast<uint32_t>(abstract.size()));
+  if (record.token_spans().empty() || !spans.ok()) {
+    // Written before token spans were stored, or spans that do not decode
+    // (`ingest_service verify` reports those): the abstract is analyzed
+    // again, which gives the same highlights.
+    return search::Highlight(abstract, units);
+  }
   absl::flat_hash_map<std::string, std::vector<uint32_t>> positions;
   for (const search::MatchUnit& unit : units) {
     for (const std::string& term : unit.terms) {
@@ -101,7 +128,7 @@ absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
       positions.emplace(term, std::move(found));
     }
   }
-  return search::HighlightAt(spans, units, positions);
+  return search::HighlightAt(*spans, units, positions);
 }
 
 void BuildSearchResult(v1::Paper paper, double score,

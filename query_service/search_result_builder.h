@@ -37,22 +37,23 @@ struct ResultMask {
 };
 
 // Reads a SearchPapersRequest.read_mask: paths of SearchResult fields
-// ("paper.venue", "snippet"). INVALID_ARGUMENT naming the first path that
-// SearchResult lacks.
+// ("paper.venue", "snippet"); no paths, or "*" alone, means every field.
+// INVALID_ARGUMENT naming (up to 100 bytes of) the first path that
+// SearchResult lacks, including empty ones.
 absl::StatusOr<ResultMask> ParseResultMask(
     const google::protobuf::FieldMask& mask);
 
-// Clears every field of `result` that `mask` does not name; a no-op for an
-// empty mask.
+// Clears every field of `result` that `mask` does not name; a no-op for a
+// mask of every field.
 void TrimResult(const google::protobuf::FieldMask& mask,
                 v1::SearchResult* result);
 
 // Where `units` (search::CollectMatchUnits() of a query: its highlightable
 // terms and phrases) match the abstract of `record`, paper `doc` of
 // `store`: from the record's stored token spans and the postings, or, for a
-// record written before token spans were stored, by analysing the abstract
-// again. Errors: DATA_LOSS for malformed spans or postings, INTERNAL for
-// store errors.
+// record written before token spans were stored (or whose spans do not
+// decode), by analysing the abstract again. Errors: DATA_LOSS for malformed
+// postings, INTERNAL for store errors.
 absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(
     const storage::Store& store, uint32_t doc,
     const storage::v1::PaperRecord& record,

@@ -3,14 +3,9 @@
 #include <algorithm>
 
 #include "absl/status/status.h"
-#include "paperdb/common/hash.h"
 #include "paperdb/index/varint.h"
 
 namespace paperdb::index {
-
-uint16_t TermFingerprint(absl::string_view term) {
-  return static_cast<uint16_t>(Hash64(term));
-}
 
 std::string EncodeTokenSpans(const std::vector<text::AnalyzedToken>& tokens) {
   std::string plain, skipped, compounds;
@@ -23,9 +18,8 @@ std::string EncodeTokenSpans(const std::vector<text::AnalyzedToken>& tokens) {
     if (token.compound) {
       PutVarint32(token.position - last_compound, &compounds);
       PutVarint32(token.end_byte - token.start_byte, &compounds);
-      const uint16_t fingerprint = TermFingerprint(token.term);
-      compounds.push_back(static_cast<char>(fingerprint & 0xff));
-      compounds.push_back(static_cast<char>(fingerprint >> 8));
+      PutVarint32(static_cast<uint32_t>(token.term.size()), &compounds);
+      compounds += token.term;
       last_compound = token.position;
       ++compound_count;
       continue;
@@ -127,9 +121,10 @@ absl::StatusOr<TokenSpans> TokenSpans::Decode(absl::string_view encoded,
   spans.compounds_.reserve(compound_count);
   uint64_t position = 0;
   for (uint32_t i = 0; i < compound_count; ++i) {
-    uint32_t gap = 0, length = 0;
+    uint32_t gap = 0, length = 0, term_length = 0;
     if (!GetVarint32(&p, limit, &gap) || !GetVarint32(&p, limit, &length) ||
-        limit - p < 2) {
+        !GetVarint32(&p, limit, &term_length) ||
+        static_cast<size_t>(limit - p) < term_length) {
       return malformed();
     }
     position += gap;
@@ -140,10 +135,8 @@ absl::StatusOr<TokenSpans> TokenSpans::Decode(absl::string_view encoded,
         uint64_t{spans.plain_[compound.position].first} + length;
     if (compound_end > text_bytes) return malformed();
     compound.end = static_cast<uint32_t>(compound_end);
-    compound.fingerprint =
-        static_cast<uint16_t>(static_cast<unsigned char>(p[0]) |
-                              (static_cast<unsigned char>(p[1]) << 8));
-    p += 2;
+    compound.term.assign(p, term_length);
+    p += term_length;
     spans.compounds_.push_back(compound);
   }
   if (p != limit) return malformed();
@@ -151,15 +144,13 @@ absl::StatusOr<TokenSpans> TokenSpans::Decode(absl::string_view encoded,
 }
 
 std::pair<uint32_t, uint32_t> TokenSpans::Span(uint32_t position,
-                                               uint16_t fingerprint) const {
+                                               absl::string_view term) const {
   if (position >= plain_.size()) return {0, 0};
   auto it = std::lower_bound(
       compounds_.begin(), compounds_.end(), position,
       [](const Compound& c, uint32_t p) { return c.position < p; });
   for (; it != compounds_.end() && it->position == position; ++it) {
-    if (it->fingerprint == fingerprint) {
-      return {plain_[position].first, it->end};
-    }
+    if (it->term == term) return {plain_[position].first, it->end};
   }
   return plain_[position];
 }

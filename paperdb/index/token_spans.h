@@ -14,8 +14,7 @@
 //       text::kMaxTermBytes keeps its position but is not indexed);
 //   C, then for each joined compound (analyzer.h, steps 7 and 8): the gap
 //       from the previous compound's position (the first's from 0), its
-//       length in bytes, and TermFingerprint() of its term as 2 bytes,
-//       little-endian.
+//       length in bytes, and its term (varint length, then the bytes).
 // A compound starts where the plain token at its position starts. About one
 // byte a token. Do not change: on disk.
 
@@ -32,10 +31,6 @@
 
 namespace paperdb::index {
 
-// The 16 low bits of Hash64(term): tells a compound's term from the plain
-// token's at the same position (they always differ, analyzer.h).
-uint16_t TermFingerprint(absl::string_view term);
-
 // Encodes the spans of `tokens`, the output of text::Analyzer::Analyze().
 std::string EncodeTokenSpans(const std::vector<text::AnalyzedToken>& tokens);
 
@@ -50,18 +45,19 @@ class TokenSpans {
   // Number of positions (plain tokens and skipped words).
   uint32_t positions() const { return static_cast<uint32_t>(plain_.size()); }
 
-  // The byte range [start, end) of the token at `position` whose term has
-  // fingerprint `fingerprint`: the compound starting there if its
-  // fingerprint matches, else the plain token. {0, 0} for a position past
-  // the end or one without a token.
+  // The byte range [start, end) of the token at `position` whose term is
+  // `term`: the joined compound starting there if its term is `term` (a
+  // compound's term always differs from its first part's, analyzer.h),
+  // else the plain token. {0, 0} for a position past the end or one
+  // without a token.
   std::pair<uint32_t, uint32_t> Span(uint32_t position,
-                                     uint16_t fingerprint) const;
+                                     absl::string_view term) const;
 
  private:
   struct Compound {
     uint32_t position = 0;
     uint32_t end = 0;
-    uint16_t fingerprint = 0;
+    std::string term;
   };
   std::vector<std::pair<uint32_t, uint32_t>> plain_;  // By position.
   std::vector<Compound> compounds_;                   // By position.

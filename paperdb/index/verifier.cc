@@ -101,6 +101,14 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
                       analyzed.doc_length, " terms, its record says ",
                       record.doc_length_terms());
       }
+      // Records written before token spans existed have none (searches
+      // then analyze the abstract); any that are stored must be the
+      // abstract's.
+      if (!record.token_spans().empty() &&
+          record.token_spans() != analyzed.token_spans) {
+        check.Problem("paper ", record.paper().id(),
+                      " has stored token spans that are not its abstract's");
+      }
       uint64_t& fingerprint = analyzed_fingerprint[*doc];
       for (const AnalyzedPaper::Term& term : analyzed.terms) {
         fingerprint += PostingFingerprint(term.term, term.positions.size());

@@ -2,11 +2,25 @@
 
 #include <string>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "paperdb/common/error_details.h"
 
 namespace paperdb::rpc {
+namespace {
+
+std::string BoundedMessage(absl::string_view message) {
+  if (message.size() <= kMaxErrorMessageBytes) return std::string(message);
+  size_t cut = kMaxErrorMessageBytes;
+  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return absl::StrCat(message.substr(0, cut), "...");
+}
+
+}  // namespace
 
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   static_assert(static_cast<int>(absl::StatusCode::kNotFound) ==
@@ -14,9 +28,10 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   static_assert(static_cast<int>(absl::StatusCode::kUnauthenticated) ==
                 static_cast<int>(grpc::StatusCode::UNAUTHENTICATED));
   if (status.ok()) return grpc::Status::OK;
+  const std::string message = BoundedMessage(status.message());
   google::rpc::Status details;
   details.set_code(static_cast<int>(status.code()));
-  details.set_message(std::string(status.message()));
+  details.set_message(message);
   google::rpc::ErrorInfo info;
   std::string reason = ReasonOf(status);
   info.set_reason(reason.empty() ? absl::StatusCodeToString(status.code())
@@ -31,11 +46,10 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
     google::rpc::BadRequest::FieldViolation* violation =
         bad_request.add_field_violations();
     violation->set_field(field);
-    violation->set_description(std::string(status.message()));
+    violation->set_description(message);
     details.add_details()->PackFrom(bad_request);
   }
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()),
-                      std::string(status.message()),
+  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), message,
                       details.SerializeAsString());
 }
 

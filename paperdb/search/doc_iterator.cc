@@ -18,7 +18,9 @@ class EmptyIterator final : public DocIterator {
   uint64_t Cost() const override { return 0; }
   int64_t ExactCount() const override { return 0; }
   double MaxScore() const override { return 0.0; }
-  void AddAll(DocBitmap*) override {}
+  absl::Status AddAll(DocBitmap*, const CancelFn&) override {
+    return absl::OkStatus();
+  }
   absl::Status status() const override { return absl::OkStatus(); }
 };
 
@@ -86,11 +88,17 @@ class TermIterator final : public DocIterator {
     return block->header.last_doc;
   }
   double BlockMaxScore() override { return block_max_; }
-  void AddAll(DocBitmap* matches) override {
-    for (; postings_.doc() != kNoMoreDocs; postings_.Next()) {
+  absl::Status AddAll(DocBitmap* matches, const CancelFn& cancelled) override {
+    for (uint32_t n = 1; postings_.doc() != kNoMoreDocs;
+         postings_.Next(), ++n) {
       matches->Set(postings_.doc());
+      if ((n & 65535) == 0 && cancelled && cancelled()) {
+        doc_ = kNoMoreDocs;
+        return Cancelled();
+      }
     }
     doc_ = kNoMoreDocs;
+    return absl::OkStatus();
   }
   absl::Status status() const override { return postings_.status(); }
 
@@ -110,8 +118,8 @@ class PhraseIterator final : public DocIterator {
   PhraseIterator(const storage::Store& store,
                  const std::vector<std::string>& terms,
                  const std::vector<uint32_t>& dfs, uint32_t slop,
-                 const index::Bm25Scorer& scorer)
-      : slop_(slop), scorer_(scorer) {
+                 const index::Bm25Scorer& scorer, const CancelFn& cancelled)
+      : slop_(slop), scorer_(scorer), cancelled_(cancelled) {
     absl::flat_hash_map<std::string, size_t> slot_of;
     for (size_t i = 0; i < terms.size(); ++i) {
       auto [it, inserted] = slot_of.emplace(terms[i], terms_.size());
@@ -168,6 +176,11 @@ class PhraseIterator final : public DocIterator {
     while (true) {
       target = Leapfrog(order_.size(), at, target);
       if (target == kNoMoreDocs || !status().ok()) {
+        doc_ = kNoMoreDocs;
+        return;
+      }
+      if ((++candidates_ & 4095) == 0 && cancelled_ && cancelled_()) {
+        status_ = Cancelled();
         doc_ = kNoMoreDocs;
         return;
       }
@@ -243,8 +256,10 @@ class PhraseIterator final : public DocIterator {
 
   uint32_t slop_;
   const index::Bm25Scorer& scorer_;
-  double idf_ = 0.0;        // Sum over the phrase's words.
-  uint32_t frequency_ = 0;  // Occurrences in the current doc.
+  const CancelFn& cancelled_;
+  uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
+  double idf_ = 0.0;         // Sum over the phrase's words.
+  uint32_t frequency_ = 0;   // Occurrences in the current doc.
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<size_t> slots_;  // Phrase position -> index in terms_.
   std::vector<size_t> order_;  // terms_ by ascending df.
@@ -397,9 +412,14 @@ class OrIterator final : public DocIterator {
     return end;
   }
   double BlockMaxScore() override { return block_max_; }
-  void AddAll(DocBitmap* matches) override {
-    for (auto& child : children_) child->AddAll(matches);
+  absl::Status AddAll(DocBitmap* matches, const CancelFn& cancelled) override {
     doc_ = kNoMoreDocs;
+    for (auto& child : children_) {
+      if (absl::Status s = child->AddAll(matches, cancelled); !s.ok()) {
+        return s;
+      }
+    }
+    return absl::OkStatus();
   }
   absl::Status status() const override {
     for (const auto& child : children_) {
@@ -436,9 +456,10 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
 std::unique_ptr<DocIterator> NewPhraseIterator(
     const storage::Store& store, const std::vector<std::string>& terms,
     const std::vector<uint32_t>& dfs, uint32_t slop,
-    const index::Bm25Scorer& scorer) {
+    const index::Bm25Scorer& scorer, const CancelFn& cancelled) {
   if (terms.empty()) return NewEmptyIterator();
-  return std::make_unique<PhraseIterator>(store, terms, dfs, slop, scorer);
+  return std::make_unique<PhraseIterator>(store, terms, dfs, slop, scorer,
+                                          cancelled);
 }
 
 std::unique_ptr<DocIterator> NewAndIterator(

@@ -13,6 +13,7 @@
 #define PAPERDB_SEARCH_DOC_ITERATOR_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@
 #include "paperdb/search/doc_bitmap.h"
 
 namespace paperdb::search {
+
+// Returns true once the caller no longer wants the answer.
+using CancelFn = std::function<bool()>;
 
 using index::kNoMoreDocs;
 
@@ -79,9 +83,24 @@ class DocIterator {
   virtual double BlockMaxScore() { return MaxScore(); }
 
   // Adds every remaining match (from doc() on) to `matches` and exhausts the
-  // iterator: counting without scoring. A term reads doc ids only.
-  virtual void AddAll(DocBitmap* matches) {
-    for (; doc_ != kNoMoreDocs; Next()) matches->Set(doc_);
+  // iterator: counting without scoring. A term reads doc ids only. Asks
+  // `cancelled` (if set) every few thousand matches; CANCELLED, with the
+  // iterator exhausted and `matches` partial, once it says so.
+  virtual absl::Status AddAll(DocBitmap* matches, const CancelFn& cancelled) {
+    for (uint32_t n = 1; doc_ != kNoMoreDocs; Next(), ++n) {
+      matches->Set(doc_);
+      if ((n & 4095) == 0 && cancelled && cancelled()) {
+        doc_ = kNoMoreDocs;
+        return Cancelled();
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The status of a search stopped by its CancelFn.
+  static absl::Status Cancelled() {
+    return absl::CancelledError(
+        "search cancelled (deadline passed or client left)");
   }
 
   // Non-OK once a store error or a malformed block stopped iteration (then
@@ -106,10 +125,13 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
 // window of terms.size() - 1 + slop positions in any order (slop > 0).
 // Scored as one term, as Lucene scores phrases: BM25 with tf = occurrences
 // of the phrase, idf = the sum of its words' idfs. `dfs` parallels `terms`.
+// A candidate (a paper with every word) can fail its positions check, so a
+// single Next() may examine many; `cancelled` (if set) is asked every few
+// thousand, and once it says so the iterator ends with status() CANCELLED.
 std::unique_ptr<DocIterator> NewPhraseIterator(
     const storage::Store& store, const std::vector<std::string>& terms,
     const std::vector<uint32_t>& dfs, uint32_t slop,
-    const index::Bm25Scorer& scorer);
+    const index::Bm25Scorer& scorer, const CancelFn& cancelled);
 
 // Papers matching every one of `required` (at least one) and none of
 // `excluded`. Scores sum the required children's.

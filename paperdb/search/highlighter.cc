@@ -121,10 +121,6 @@ std::vector<ByteSpan> HighlightAt(
     const size_t n = unit.terms.size();
     const uint32_t weight = static_cast<uint32_t>(n);
     if (n == 0) continue;
-    std::vector<uint16_t> fingerprints;
-    for (const std::string& term : unit.terms) {
-      fingerprints.push_back(index::TermFingerprint(term));
-    }
     if (n == 1 || unit.slop == 0) {
       for (const uint32_t p : positions_of(unit.terms[0])) {
         bool whole = true;
@@ -133,9 +129,9 @@ std::vector<ByteSpan> HighlightAt(
               has(positions_of(unit.terms[k]), p + static_cast<uint32_t>(k));
         }
         if (!whole) continue;
-        const auto first = spans.Span(p, fingerprints[0]);
+        const auto first = spans.Span(p, unit.terms[0]);
         const auto last =
-            spans.Span(p + static_cast<uint32_t>(n - 1), fingerprints[n - 1]);
+            spans.Span(p + static_cast<uint32_t>(n - 1), unit.terms[n - 1]);
         if (first.first == first.second) continue;
         out.push_back(
             {first.first, std::max(first.second, last.second), u, weight});
@@ -159,7 +155,7 @@ std::vector<ByteSpan> HighlightAt(
         const std::vector<uint32_t>& p = positions_of(unit.terms[k]);
         auto hit = std::lower_bound(p.begin(), p.end(), start);
         if (hit == p.end() || *hit > start + limit) break;
-        found.push_back(spans.Span(*hit, fingerprints[k]));
+        found.push_back(spans.Span(*hit, unit.terms[k]));
       }
       if (found.size() != n) continue;
       for (const auto& [begin, end] : found) {

@@ -137,6 +137,16 @@ TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   EXPECT_GE(snippet.range.end, beta + 4);
 }
 
+// Found by a hostile test: with 16-bit fingerprints of compound terms in the
+// stored spans, "graph" collided with "graph52985".
+TEST(HighlighterTest, APlainWordNextToAHyphenIsNotMarkedAsTheCompound) {
+  //                   0         1         2         3         4
+  //                   01234567890123456789012345678901234567890123
+  const std::string text = "We study graph-52985 structures and graph methods.";
+  EXPECT_THAT(HighlightQuery(text, "graph"),
+              ElementsAre(ByteSpan{9, 14}, ByteSpan{36, 41}));
+}
+
 // Every abstract of data/*.txt.
 std::vector<std::string> SeedAbstracts() {
   std::vector<std::string> abstracts;

@@ -88,7 +88,8 @@ class Evaluation {
           if (df == 0) return NewEmptyIterator();
           dfs.push_back(df);
         }
-        return NewPhraseIterator(store_, node.terms, dfs, node.slop, scorer_);
+        return NewPhraseIterator(store_, node.terms, dfs, node.slop, scorer_,
+                                 cancelled_);
       }
       case Kind::kField: {
         std::vector<std::unique_ptr<DocIterator>> terms;
@@ -536,7 +537,7 @@ class Evaluation {
     DocBitmap matches;
     for (auto& it : its) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      it->AddAll(&matches);
+      PAPERDB_RETURN_IF_ERROR(it->AddAll(&matches, cancelled_));
       PAPERDB_RETURN_IF_ERROR(it->status());
     }
     return matches.Count();
@@ -795,7 +796,8 @@ absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
   if (query.MatchesNothing()) return out;
   PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
                            ScorerFor(*store_, params_));
-  Evaluation evaluation(*store_, scorer, nullptr);
+  const CancelFn never;  // Outlives the evaluation, which holds a reference.
+  Evaluation evaluation(*store_, scorer, never);
   QueryNode any;
   const QueryNode& root =
       as != MatchedAs::kAllTerms &&

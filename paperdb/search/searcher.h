@@ -30,9 +30,6 @@
 
 namespace paperdb::search {
 
-// Returns true once the caller no longer wants the answer.
-using CancelFn = std::function<bool()>;
-
 struct ScoredDoc {
   uint32_t doc = 0;    // Internal doc id.
   double score = 0.0;  // BM25 over the query's terms.

@@ -331,3 +331,66 @@ TEST_F(BlockMaxTest, PrunedTopTenEqualsExhaustiveRanking) {
 
 }  // namespace
 }  // namespace paperdb::search
+
+namespace paperdb::search {
+namespace {
+
+using ::paperdb::testing::IsOk;
+
+// Found by a hostile test: a phrase whose candidates all fail their
+// positions check, or a count of a disjunction of phrases, ran to the end
+// whatever the deadline, because neither asked the CancelFn.
+class CancellationTest : public ::paperdb::testing::StoreFixture {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int i = 0; i < 20000; ++i) {
+      v1::Paper& p = papers.emplace_back();
+      p.set_id("p" + std::to_string(i));
+      p.set_abstract("alpha beta gamma " + std::to_string(i));
+      p.add_sources()->set_file_name("t.txt");
+    }
+    ASSERT_THAT(writer_->Commit(papers), ::paperdb::testing::IsOk());
+  }
+
+  // Searches `text`, saying "cancelled" from the second question on;
+  // returns the status and how many times the search asked.
+  std::pair<absl::Status, int> SearchCancelledLater(const std::string& text) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    EXPECT_THAT(query, IsOk());
+    int asked = 0;
+    absl::StatusOr<SearchHits> hits =
+        Searcher(store_.get()).Search(*query, 10, [&asked] {
+          return ++asked > 1;
+        });
+    return {hits.status(), asked};
+  }
+};
+
+TEST_F(CancellationTest, APhraseWithNoMatchesStopsWhenCancelled) {
+  // Every paper is a candidate of "gamma alpha"; none has it.
+  const auto [status, asked] = SearchCancelledLater("\"gamma alpha\"");
+  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(asked, 2);
+}
+
+TEST_F(CancellationTest, CountingADisjunctionOfPhrasesStopsWhenCancelled) {
+  const auto [status, asked] = SearchCancelledLater(
+      "\"alpha beta\" OR \"beta gamma\" OR \"gamma alpha\"");
+  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled);
+  EXPECT_LE(asked, 3);  // Each level that checks stops at its next check.
+}
+
+TEST_F(CancellationTest, NotCancelledTheSameSearchesFinish) {
+  absl::StatusOr<Query> query =
+      ParseQuery("\"alpha beta\" OR \"beta gamma\" OR \"gamma alpha\"");
+  ASSERT_THAT(query, IsOk());
+  absl::StatusOr<SearchHits> hits =
+      Searcher(store_.get()).Search(*query, 10, [] { return false; });
+  ASSERT_THAT(hits, IsOk());
+  EXPECT_EQ(hits->total, 20000u);
+}
+
+}  // namespace
+}  // namespace paperdb::search
