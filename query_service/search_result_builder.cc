@@ -87,7 +87,8 @@ absl::StatusOr<ResultMask> ParseResultMask(
           cut < path.size() ? "...\"" : "\"",
           " is not a field of SearchResult (fields: paper, score, "
           "highlights, snippet, explanation, partial_match; paper.* as in "
-          "Paper; \"*\" alone for all)"));
+          "Paper; \"*\" alone for all; in JSON lowerCamelCase, e.g. "
+          "partialMatch)"));
     }
     auto under = [&](absl::string_view field) {
       return path == field || absl::StartsWith(path, absl::StrCat(field, "."));
