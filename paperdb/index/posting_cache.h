@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "paperdb/index/posting_list.h"
+#include "paperdb/index/store_key.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::index {
@@ -63,15 +64,8 @@ class PostingCache {
   size_t size() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  struct Key {
-    uint64_t store = 0;  // Store::instance_id().
-    std::string term;
-    template <typename H>
-    friend H AbslHashValue(H h, const Key& k) {
-      return H::combine(std::move(h), k.store, k.term);
-    }
-    bool operator==(const Key& other) const = default;
-  };
+  // The store instance and the term.
+  using Key = StoreKey;
   struct Entry {
     Key key;
     uint64_t sequence = 0;  // Store::LatestSequenceNumber() when read.

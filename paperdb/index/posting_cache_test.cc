@@ -13,14 +13,7 @@ namespace paperdb::index {
 namespace {
 
 using ::paperdb::testing::IsOk;
-
-v1::Paper MakePaper(const std::string& id, const std::string& abstract) {
-  v1::Paper paper;
-  paper.set_id(id);
-  paper.set_abstract(abstract);
-  paper.add_sources()->set_file_name("a.txt");
-  return paper;
-}
+using ::paperdb::testing::MakePaper;
 
 class PostingCacheTest : public ::paperdb::testing::StoreFixture {
  protected:

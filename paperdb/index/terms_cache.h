@@ -22,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
+#include "paperdb/index/store_key.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::index {
@@ -67,15 +68,8 @@ class TermsCache {
   size_t size() const ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  struct Key {
-    uint64_t store = 0;  // Store::instance_id().
-    std::string text;    // 'd' + term, or 's' + limit + ':' + prefix.
-    template <typename H>
-    friend H AbslHashValue(H h, const Key& k) {
-      return H::combine(std::move(h), k.store, k.text);
-    }
-    bool operator==(const Key& other) const = default;
-  };
+  // The store instance and 'd' + term, or 's' + limit + ':' + prefix.
+  using Key = StoreKey;
   struct Entry {
     Key key;
     uint64_t sequence = 0;  // Store::LatestSequenceNumber() when read.

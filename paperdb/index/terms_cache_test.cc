@@ -12,16 +12,8 @@ namespace paperdb::index {
 namespace {
 
 using ::paperdb::testing::IsOk;
+using ::paperdb::testing::MakePaper;
 using ::testing::ElementsAre;
-
-v1::Paper MakePaper(const std::string& id, const std::string& abstract,
-                    const std::string& file = "a.txt") {
-  v1::Paper paper;
-  paper.set_id(id);
-  paper.set_abstract(abstract);
-  paper.add_sources()->set_file_name(file);
-  return paper;
-}
 
 class TermsCacheTest : public ::paperdb::testing::StoreFixture {
  protected:

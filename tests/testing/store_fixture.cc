@@ -4,6 +4,16 @@
 
 namespace paperdb::testing {
 
+v1::Paper MakePaper(const std::string& id, const std::string& abstract,
+                    const std::string& file) {
+  v1::Paper paper;
+  paper.set_id(id);
+  paper.set_name("papers/" + id);
+  paper.set_abstract(abstract);
+  paper.add_sources()->set_file_name(file);
+  return paper;
+}
+
 void StoreFixture::SetUp() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   dir_ =

@@ -7,12 +7,18 @@
 
 #include <filesystem>
 #include <memory>
+#include <string>
 
 #include "gtest/gtest.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::testing {
+
+// A paper with id `id` (name "papers/<id>"), `abstract`, and one source,
+// file `file`, as the parser would give it to the writer.
+v1::Paper MakePaper(const std::string& id, const std::string& abstract,
+                    const std::string& file = "a.txt");
 
 class StoreFixture : public ::testing::Test {
  protected:
