@@ -134,14 +134,14 @@ queries (\`bench/fts5_bench.cc\`, \`bench/xapian_bench.cc\`).
 ${rows_ingest}
 ## Search latency
 
-\`bench/search_bench\`: in-process, single-threaded, top 10 with exact total counts, one warm-up
+\`bench/search_bench\`: in-process, single-threaded, top 10 with total counts, one warm-up
 pass and 3 shuffled timed passes over the query set (\`bench/gen_queries.py\`, 50 queries a
 kind: one common word, one rare word, 2, 3 and 4-6 words with AND, 2-3 words with OR, 2-3 word
 phrases); milliseconds. FTS5: the same queries (each word or phrase quoted, OR kept),
 \`ORDER BY bm25 LIMIT 10\`, through \`bench/fts5_bench\`; it computes no total count. Xapian: the
 same queries through its QueryParser (AND by default, OR, phrases), top 10 by BM25; its match
-count is an estimate. paperdb computes every query's exact total count, so the comparison favours
-the peers; and when no paper holds all the words of an AND query, paperdb goes on to rank the
+count is an estimate. paperdb counts matches exactly up to 1,000 and estimates past that (as
+Xapian does, and Lucene; a single word's count is always exact); and when no paper holds all the words of an AND query, paperdb goes on to rank the
 papers holding any of them (most \`and4_6\` queries at 1M), where the peers stop with nothing.
 
 Each engine ran the query set ${RUNS} times, each time in a fresh process (\`timings\` counts the

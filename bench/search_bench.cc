@@ -3,7 +3,10 @@
 // bench/gen_queries.py), runs one warm-up pass, then --passes shuffled passes,
 // and prints p50/p95/p99 in milliseconds per kind.
 //
-//   search_bench --db=DIR --queries=queries.tsv [--passes=3]
+//   search_bench --db=DIR --queries=queries.tsv [--passes=3] [--per_query]
+//
+// --per_query also prints, slowest first, each query's median latency, its
+// total and whether the total is estimated (for profiling).
 
 #include <algorithm>
 #include <chrono>
@@ -30,6 +33,8 @@ ABSL_FLAG(std::string, db, "", "paperdb store to search (opened read-only)");
 ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
 ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 ABSL_FLAG(int, top_k, 10, "results per query");
+ABSL_FLAG(bool, per_query, false,
+          "also print each query's median latency and total, slowest first");
 ABSL_FLAG(int, posting_cache_mib, 512,
           "posting lists kept between searches, MiB (query_service's default)");
 
@@ -57,6 +62,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<std::pair<std::string, paperdb::search::Query>> queries;
+  std::vector<std::string> texts;  // As written, for --per_query.
   std::ifstream in(absl::GetFlag(FLAGS_queries));
   for (std::string line; std::getline(in, line);) {
     const size_t tab = line.find('\t');
@@ -64,11 +70,14 @@ int main(int argc, char** argv) {
     auto query = paperdb::search::ParseQuery(line.substr(tab + 1));
     if (!query.ok()) continue;
     queries.emplace_back(line.substr(0, tab), *std::move(query));
+    texts.push_back(line.substr(tab + 1));
   }
   paperdb::index::PostingCache::Default().SetCapacity(
       static_cast<size_t>(absl::GetFlag(FLAGS_posting_cache_mib)) << 20);
   const paperdb::search::Searcher searcher(store->get());
   std::map<std::string, std::vector<double>> latency_ms;
+  std::vector<std::vector<double>> query_ms(queries.size());
+  std::vector<paperdb::search::SearchHits> query_hits(queries.size());
   std::vector<size_t> order(queries.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::mt19937 rng(42);
@@ -90,8 +99,11 @@ int main(int argc, char** argv) {
       }
       checksum += hits->total;
       if (pass == 0) continue;  // Warm-up.
-      latency_ms[queries[i].first].push_back(
-          std::chrono::duration<double, std::milli>(end - start).count());
+      const double ms =
+          std::chrono::duration<double, std::milli>(end - start).count();
+      latency_ms[queries[i].first].push_back(ms);
+      query_ms[i].push_back(ms);
+      query_hits[i] = *std::move(hits);
     }
   }
   std::printf("%-8s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
@@ -105,6 +117,21 @@ int main(int argc, char** argv) {
   std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
               Percentile(all, 0.5), Percentile(all, 0.95),
               Percentile(all, 0.99));
+  if (absl::GetFlag(FLAGS_per_query)) {
+    std::vector<std::pair<double, size_t>> slowest;
+    for (size_t i = 0; i < queries.size(); ++i) {
+      if (!query_ms[i].empty()) {
+        slowest.emplace_back(Percentile(query_ms[i], 0.5), i);
+      }
+    }
+    std::sort(slowest.rbegin(), slowest.rend());
+    std::printf("%9s %-8s %10s %s\n", "p50_ms", "kind", "total", "query");
+    for (const auto& [ms, i] : slowest) {
+      std::printf("%9.3f %-8s %10llu%s %s\n", ms, queries[i].first.c_str(),
+                  static_cast<unsigned long long>(query_hits[i].total),
+                  query_hits[i].total_estimated ? "~" : " ", texts[i].c_str());
+    }
+  }
   std::printf(
       "(matches summed over all runs: %llu; posting cache: %zu lists, %zu "
       "MiB)\n",

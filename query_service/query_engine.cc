@@ -314,12 +314,15 @@ absl::Status QueryEngine::SearchPapers(
   }
   const search::Searcher searcher(store_.get());
   search::SearchOptions options;
-  options.top_k = offset + page_size;
+  // One more than the page: whether a next page exists, even when the
+  // total is estimated.
+  options.top_k = offset + page_size + 1;
   options.order = order;
   options.collect_matches = request.facet_fields_size() > 0;
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
                            searcher.Search(expanded.query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
+  response->set_total_size_estimated(hits.total_estimated);
   const bool some = !hits.any_terms && hits.full_total < hits.total;
   response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
                            : some         ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
@@ -350,6 +353,8 @@ absl::Status QueryEngine::SearchPapers(
       search::CollectMatchUnits(expanded.query.root);
   const std::vector<NameFilter> name_filters =
       NameFiltersOf(expanded.query.root);
+  const bool more = hits.top.size() > offset + page_size;
+  if (more) hits.top.resize(offset + page_size);
   std::vector<uint32_t> page_docs;
   for (size_t i = offset; i < hits.top.size(); ++i) {
     page_docs.push_back(hits.top[i].doc);
@@ -384,7 +389,7 @@ absl::Status QueryEngine::SearchPapers(
     }
     TrimResult(request.read_mask(), result);
   }
-  if (offset + page_size < hits.total) {
+  if (more) {
     response->set_next_page_token(
         EncodePageToken("search", fingerprint, offset + page_size));
   }

@@ -35,6 +35,9 @@ class Bm25Scorer {
   // Inverse document frequency of a term found in `df` papers; never negative.
   double Idf(uint64_t df) const;
 
+  // The collection's number of papers (N).
+  uint64_t doc_count() const { return stats_.doc_count; }
+
   // Weight of a term with inverse document frequency `idf` that occurs `tf`
   // times in a paper of `doc_length` terms:
   // idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * doc_length /

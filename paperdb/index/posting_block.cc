@@ -115,11 +115,13 @@ absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
   const char* const postings_end = p + postings_bytes;
   const uint32_t n = header->count;
   docs_.resize(n);
+  if (!GetVarints32(&p, postings_end, docs_.data(), n)) {
+    return Malformed("doc gaps");
+  }
   uint32_t doc = first_doc;
   for (uint32_t i = 0; i < n; ++i) {
-    uint32_t gap = 0;
-    if (!GetVarint32(&p, postings_end, &gap) || gap > UINT32_MAX - doc ||
-        (i > 0 && gap == 0)) {
+    const uint32_t gap = docs_[i];
+    if (gap > UINT32_MAX - doc || (i > 0 && gap == 0)) {
       return Malformed("doc gaps");
     }
     doc += gap;
@@ -138,15 +140,14 @@ absl::Status PostingBlock::DecodeFrequencies() {
   const size_t n = docs_.size();
   tfs_.resize(n);
   lengths_.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, end, &tfs_[i]) || tfs_[i] == 0) {
-      return Malformed("term frequencies");
-    }
+  if (!GetVarints32(&p, end, tfs_.data(), n)) {
+    return Malformed("term frequencies");
   }
   for (size_t i = 0; i < n; ++i) {
-    if (!GetVarint32(&p, end, &lengths_[i])) {
-      return Malformed("document lengths");
-    }
+    if (tfs_[i] == 0) return Malformed("term frequencies");
+  }
+  if (!GetVarints32(&p, end, lengths_.data(), n)) {
+    return Malformed("document lengths");
   }
   if (p != end) return Malformed("postings");
   frequencies_decoded_ = true;
@@ -163,12 +164,11 @@ absl::Status PostingBlock::Positions(size_t i, std::vector<uint32_t>* out) {
   const char* const base = data.data();
   const char* const limit = base + data.size();
   const char* p = base + positions_cursor_;
-  uint32_t ignored = 0;
+  uint64_t skip = 0;  // Position gaps of the postings before i.
   for (; positions_decoded_for_ < i; ++positions_decoded_for_) {
-    for (uint32_t j = 0; j < tfs_[positions_decoded_for_]; ++j) {
-      if (!GetVarint32(&p, limit, &ignored)) return Malformed("positions");
-    }
+    skip += tfs_[positions_decoded_for_];
   }
+  if (!SkipVarints(&p, limit, skip)) return Malformed("positions");
   positions_cursor_ = static_cast<size_t>(p - base);
   out->resize(tfs_[i]);
   uint32_t position = 0;

@@ -1,7 +1,12 @@
 #include "paperdb/index/posting_block.h"
 
+#include <cstdint>
+#include <string>
+#include <vector>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/index/varint.h"
 #include "tests/testing/status_matchers.h"
 
 namespace paperdb::index {
@@ -17,6 +22,67 @@ std::string ThreePostings() {
   builder.Add(105, 12, {0, 7, 9});
   builder.Add(300, 90, {88, 89});
   return builder.Finish();
+}
+
+// SkipVarints() lands exactly where decoding n varints one by one does, for
+// every n, over varints of 1 to 5 bytes in runs that straddle its 8-byte
+// words; past the end it fails.
+TEST(VarintTest, SkipVarintsLandsWhereDecodingDoes) {
+  std::string data;
+  std::vector<uint32_t> values;
+  for (uint32_t i = 0; i < 300; ++i) {
+    const uint32_t v = i % 7 == 0 ? (1u << (7 * (i % 5))) + i : i % 100;
+    values.push_back(v);
+    PutVarint32(v, &data);
+  }
+  const char* const limit = data.data() + data.size();
+  const char* decoded = data.data();
+  for (size_t n = 0; n <= values.size(); ++n) {
+    SCOPED_TRACE(n);
+    const char* skipped = data.data();
+    ASSERT_TRUE(SkipVarints(&skipped, limit, n));
+    EXPECT_EQ(skipped - data.data(), decoded - data.data());
+    if (n < values.size()) {
+      uint32_t value = 0;
+      ASSERT_TRUE(GetVarint32(&decoded, limit, &value));
+      EXPECT_EQ(value, values[n]);
+    }
+  }
+  const char* p = data.data();
+  EXPECT_FALSE(SkipVarints(&p, limit, values.size() + 1));
+}
+
+// GetVarints32() decodes what GetVarint32() does one by one, through runs
+// of one-byte and two-byte varints (its word-at-a-time paths) and longer
+// ones, and fails on input cut anywhere inside the last varint.
+TEST(VarintTest, GetVarints32DecodesAsOneByOne) {
+  std::vector<uint32_t> values;
+  for (uint32_t i = 0; i < 64; ++i) values.push_back(i);             // 1 byte
+  for (uint32_t i = 0; i < 64; ++i) values.push_back(128 + 37 * i);  // 2
+  for (uint32_t i = 0; i < 50; ++i) {
+    values.push_back(i % 3 == 0 ? 5 : i % 3 == 1 ? 300 : 70000 + i);
+  }
+  values.push_back(UINT32_MAX);  // 5 bytes.
+  std::string data;
+  for (uint32_t v : values) PutVarint32(v, &data);
+  const char* const limit = data.data() + data.size();
+  for (size_t n : {size_t{0}, size_t{3}, size_t{8}, size_t{64}, size_t{100},
+                   size_t{128}, values.size()}) {
+    SCOPED_TRACE(n);
+    std::vector<uint32_t> bulk(n), one(n);
+    const char* a = data.data();
+    const char* b = data.data();
+    ASSERT_TRUE(GetVarints32(&a, limit, bulk.data(), n));
+    for (size_t i = 0; i < n; ++i) ASSERT_TRUE(GetVarint32(&b, limit, &one[i]));
+    EXPECT_EQ(bulk, one);
+    EXPECT_EQ(a, b);
+  }
+  std::vector<uint32_t> out(values.size());
+  for (size_t cut = data.size() - 5; cut < data.size(); ++cut) {
+    const char* p = data.data();
+    EXPECT_FALSE(GetVarints32(&p, data.data() + cut, out.data(), values.size()))
+        << cut;
+  }
 }
 
 TEST(PostingBlockTest, RoundTripsDocsTfsLengthsAndPositions) {

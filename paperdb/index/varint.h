@@ -4,7 +4,10 @@
 #ifndef PAPERDB_INDEX_VARINT_H_
 #define PAPERDB_INDEX_VARINT_H_
 
+#include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 namespace paperdb::index {
@@ -40,6 +43,75 @@ inline bool GetVarint32(const char** p, const char* limit, uint32_t* value) {
     }
   }
   return false;
+}
+
+// Decodes `n` varints from [*p, limit) into out[0, n) and advances *p past
+// them, as n calls of GetVarint32() do (false, with *p unspecified, where
+// one of those would fail). Where 8 bytes are readable, eight one-byte
+// varints are decoded from one word at once, and a varint of one or two
+// bytes (the shapes of doc gaps, term frequencies and document lengths)
+// without a branch on its length; longer ones one by one.
+inline bool GetVarints32(const char** p, const char* limit, uint32_t* out,
+                         size_t n) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  const char* q = *p;
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    while (i < n && limit - q >= 8) {
+      uint64_t word;
+      std::memcpy(&word, q, sizeof(word));
+      if ((word & kHighBits) == 0 && n - i >= 8) {
+        for (int k = 0; k < 8; ++k) {
+          out[i + k] = static_cast<uint32_t>(word >> (8 * k)) & 0x7F;
+        }
+        i += 8;
+        q += 8;
+        continue;
+      }
+      const uint32_t more = static_cast<uint32_t>(word >> 7) & 1;
+      if (((word >> 15) & more) != 0) {  // Three bytes or more.
+        if (!GetVarint32(&q, limit, &out[i])) return false;
+        ++i;
+        continue;
+      }
+      out[i] = (static_cast<uint32_t>(word) & 0x7F) |
+               ((static_cast<uint32_t>(word >> 8) & 0x7F) << 7 & (0 - more));
+      q += 1 + more;
+      ++i;
+    }
+  }
+  for (; i < n; ++i) {
+    if (!GetVarint32(&q, limit, &out[i])) return false;
+  }
+  *p = q;
+  return true;
+}
+
+// Advances *p past `n` varints of [*p, limit) without decoding them, eight
+// bytes at a time: a byte whose high bit is clear ends a varint (SWAR
+// counting, as in Lemire et al., "Stream VByte", 2018, for the masks).
+// Returns false if the input ends first. Does not check that each varint
+// fits in 32 bits.
+inline bool SkipVarints(const char** p, const char* limit, uint64_t n) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  const char* q = *p;
+  while (n > 8 && limit - q >= 8) {
+    uint64_t word;
+    std::memcpy(&word, q, sizeof(word));
+    // The ends, one bit a byte, summed into the top byte by the multiply.
+    const uint64_t ends =
+        (((~word & kHighBits) >> 7) * 0x0101010101010101ULL) >> 56;
+    if (ends >= n) break;  // The n-th varint ends in this word.
+    // Bytes after the word's last end belong to varints still to skip.
+    n -= ends;
+    q += 8;
+  }
+  for (; n > 0; ++q) {
+    if (q >= limit) return false;
+    n -= (static_cast<unsigned char>(*q) & 0x80) == 0;
+  }
+  *p = q;
+  return true;
 }
 
 }  // namespace paperdb::index

@@ -161,6 +161,26 @@ class PhraseIterator final : public DocIterator {
   }
   uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
   double MaxScore() const override { return scorer_.MaxScore(idf_); }
+  // A paper holds the phrase at most as often as each of its words, so
+  // every word's block impacts, scored with the phrase's idf, bound the
+  // phrase's score over that block (as Lucene bounds a phrase by its
+  // words' impacts); the tightest bound holds up to the first block end.
+  uint32_t ShallowAdvance(uint32_t target) override {
+    uint32_t end = kNoMoreDocs;
+    block_max_ = scorer_.MaxScore(idf_);
+    for (const auto& term : terms_) {
+      const index::PostingList::Block* block =
+          term->postings().ShallowAdvance(target);
+      if (block == nullptr) {
+        block_max_ = 0.0;  // No more matches.
+        return kNoMoreDocs;
+      }
+      end = std::min(end, block->header.last_doc);
+      block_max_ = std::min(block_max_, block->MaxScore(scorer_, idf_));
+    }
+    return end;
+  }
+  double BlockMaxScore() override { return block_max_; }
   absl::Status status() const override {
     for (const auto& term : terms_) {
       if (!term->status().ok()) return term->status();
@@ -260,6 +280,7 @@ class PhraseIterator final : public DocIterator {
   uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
   double idf_ = 0.0;         // Sum over the phrase's words.
   uint32_t frequency_ = 0;   // Occurrences in the current doc.
+  double block_max_ = 0.0;   // For the last ShallowAdvance().
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<size_t> slots_;  // Phrase position -> index in terms_.
   std::vector<size_t> order_;  // terms_ by ascending df.

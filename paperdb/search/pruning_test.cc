@@ -1,7 +1,9 @@
 // Dynamic pruning (MaxScore for disjunctions, block skipping) must return
 // exactly what exhaustive evaluation returns: the same top k, the same
-// scores, the same exact count. The corpus is generated so that posting
-// lists span many blocks and scores often tie.
+// scores, and the same count while it is exact; past the exact-count
+// threshold, a total marked estimated and close to the true one. The
+// corpus is generated so that posting lists span many blocks and scores
+// often tie.
 
 #include <cstdint>
 #include <set>
@@ -63,7 +65,14 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
     ASSERT_THAT(writer_->Commit(papers), IsOk());
   }
 
-  SearchHits Search(absl::string_view text, bool exhaustive) {
+  enum Mode {
+    kPruned,       // The default options: totals past 1,000 estimated.
+    kPrunedExact,  // Pruned, every match counted.
+    kPrunedEarly,  // Pruned, totals past 100 estimated.
+    kExhaustive,   // The reference: every match scored and counted.
+  };
+
+  SearchHits Search(absl::string_view text, Mode mode) {
     absl::StatusOr<Query> query = ParseQuery(text);
     EXPECT_THAT(query, IsOk());
     absl::StatusOr<ExpandedQuery> expanded =
@@ -72,8 +81,10 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
     SearchOptions options;
     // The reference scores every match: no pruning, and no MaxScore (which
     // collecting the matches turns off).
-    options.collect_matches = exhaustive;
-    options.prune = !exhaustive;
+    options.collect_matches = mode == kExhaustive;
+    options.prune = mode != kExhaustive;
+    if (mode == kPrunedExact) options.exact_total_up_to = UINT64_MAX;
+    if (mode == kPrunedEarly) options.exact_total_up_to = 100;
     absl::StatusOr<SearchHits> hits =
         Searcher(store_.get()).Search(expanded->query, options);
     EXPECT_THAT(hits, IsOk());
@@ -95,9 +106,25 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
 };
 
 TEST_F(PruningTest, DisjunctionCountIsExact) {
-  EXPECT_EQ(Search("xray OR zulu", false).total, CountAny({"xray", "zulu"}));
-  EXPECT_EQ(Search("alpha OR yankee OR zulu", false).total,
+  EXPECT_EQ(Search("xray OR zulu", kPrunedExact).total,
+            CountAny({"xray", "zulu"}));
+  EXPECT_EQ(Search("alpha OR yankee OR zulu", kPrunedExact).total,
             CountAny({"alpha", "yankee", "zulu"}));
+}
+
+TEST_F(PruningTest, TotalsPastTheThresholdAreMarkedEstimates) {
+  // Every match counted: the reference.
+  const SearchHits exact = Search("alpha OR bravo", kExhaustive);
+  ASSERT_GT(exact.total, kExactTotalUpTo);
+  EXPECT_FALSE(exact.total_estimated);
+  const SearchHits estimated = Search("alpha OR bravo", kPruned);
+  EXPECT_TRUE(estimated.total_estimated);
+  EXPECT_NEAR(static_cast<double>(estimated.total),
+              static_cast<double>(exact.total), 0.1 * exact.total);
+  // A single term's count is its document frequency: always exact.
+  const SearchHits term = Search("alpha", kPruned);
+  EXPECT_FALSE(term.total_estimated);
+  EXPECT_EQ(term.total, CountAny({"alpha"}));
 }
 
 TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
@@ -116,21 +143,83 @@ TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
       "alpha bravo delta",
       "alpha -bravo",
       "alpha (bravo OR zulu)",
+      "\"alpha bravo\"",
+      "alpha \"bravo delta\"",
       "alpha yankee xray zulu whiskey",  // Few full matches: a fill.
   };
+  std::set<std::string> estimated;  // Queries estimated by kPrunedEarly.
   for (const char* q : queries) {
     SCOPED_TRACE(q);
-    const SearchHits pruned = Search(q, false);
-    const SearchHits reference = Search(q, true);
-    EXPECT_EQ(pruned.total, reference.total);
-    EXPECT_EQ(pruned.full_matches, reference.full_matches);
-    ASSERT_EQ(pruned.top.size(), reference.top.size());
-    ASSERT_EQ(pruned.top.size(), 10u);
-    for (size_t i = 0; i < pruned.top.size(); ++i) {
-      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
-      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+    const SearchHits reference = Search(q, kExhaustive);
+    for (const Mode mode : {kPrunedExact, kPruned, kPrunedEarly}) {
+      SCOPED_TRACE(mode);
+      const SearchHits pruned = Search(q, mode);
+      if (pruned.total_estimated) {
+        const uint64_t threshold = mode == kPruned ? kExactTotalUpTo : 100;
+        EXPECT_NE(mode, kPrunedExact);
+        EXPECT_GE(reference.total, threshold);
+        EXPECT_GE(pruned.total, threshold);
+        EXPECT_NEAR(static_cast<double>(pruned.total),
+                    static_cast<double>(reference.total),
+                    0.15 * reference.total);
+        if (mode == kPrunedEarly) estimated.insert(q);
+      } else {
+        EXPECT_EQ(pruned.total, reference.total);
+        EXPECT_EQ(pruned.full_matches, reference.full_matches);
+      }
+      ASSERT_EQ(pruned.top.size(), reference.top.size());
+      ASSERT_EQ(pruned.top.size(), 10u);
+      for (size_t i = 0; i < pruned.top.size(); ++i) {
+        EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+        EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+      }
     }
   }
+  // MaxScore disjunctions and the iterator tree both estimate.
+  EXPECT_TRUE(estimated.contains("alpha OR zulu"));
+  EXPECT_TRUE(estimated.contains("alpha -bravo"));
+}
+
+// Twenty short papers where both words repeat, then 2,000 long ones holding
+// each once: after the first blocks, no block of the conjunction can reach
+// the top 10, so they are skipped and the total is estimated.
+class SkewedPruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 2020; ++d) {
+      v1::Paper& p = papers.emplace_back();
+      p.set_id("s" + std::to_string(d));
+      p.set_abstract(d < 20 ? "alpha alpha alpha bravo bravo bravo delta"
+                            : "alpha bravo golf hotel india kilo lima mike "
+                              "oscar papa quebec romeo sierra tango victor "
+                              "whiskey xray yankee zulu echo");
+      p.add_sources()->set_file_name("t.txt");
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(SkewedPruningTest, ConjunctionSkipsBlocksAndEstimates) {
+  for (const char* q : {"alpha bravo", "alpha bravo -delta golf"}) {
+    SCOPED_TRACE(q);
+    const SearchHits reference = Search(q, kExhaustive);
+    const SearchHits exact = Search(q, kPrunedExact);
+    EXPECT_FALSE(exact.total_estimated);
+    EXPECT_EQ(exact.total, reference.total);
+    const SearchHits pruned = Search(q, kPruned);
+    EXPECT_TRUE(pruned.total_estimated);
+    EXPECT_NEAR(static_cast<double>(pruned.total),
+                static_cast<double>(reference.total), 0.15 * reference.total);
+    ASSERT_EQ(pruned.top.size(), 10u);
+    ASSERT_EQ(reference.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+    }
+  }
+  EXPECT_EQ(Search("alpha bravo", kExhaustive).total, 2020u);
+  EXPECT_EQ(Search("alpha bravo -delta golf", kExhaustive).total, 2000u);
 }
 
 }  // namespace

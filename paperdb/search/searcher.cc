@@ -205,7 +205,7 @@ class Evaluation {
                                  const SearchOptions& options) {
     if (options.order == SortOrder::kRelevance && !options.collect_matches) {
       std::vector<const QueryNode*> clauses = Disjuncts(node);
-      if (!clauses.empty()) return Disjunction(clauses, options.top_k);
+      if (!clauses.empty()) return Disjunction(clauses, options);
     }
     if (options.order == SortOrder::kRelevance && !options.collect_matches &&
         IsTermConjunction(node)) {
@@ -232,6 +232,11 @@ class Evaluation {
   // doc range holds a candidate; frequencies are decoded only for matches
   // that get scored, and a match is only counted when the block-max bound
   // of the blocks holding it cannot reach the top k (Ding & Suel 2011).
+  // A lead block that no block of another term overlaps is skipped. Once
+  // options.exact_total_up_to matches are counted, so is a lead block
+  // whose bound, with the best bound of the other terms' blocks over its
+  // doc range, cannot reach the top k: its matches are estimated from the
+  // rate of matches per lead posting in the blocks walked.
   absl::StatusOr<SearchHits> TermConjunction(const QueryNode& node,
                                              const SearchOptions& options) {
     struct Cursor {
@@ -243,6 +248,7 @@ class Evaluation {
       index::PostingBlock postings;
       size_t i = 0;            // Posting within the block.
       double block_max = 0.0;  // Bound of the current block's scores.
+      size_t scan = 0;         // First block that may overlap the lead's block.
     };
     SearchHits hits;
     std::vector<Cursor> cursors(node.children.size());
@@ -271,13 +277,54 @@ class Evaluation {
       c.decoded = true;
       return absl::OkStatus();
     };
+    // The best bound of `c`'s blocks over docs [first, last] (0 unless
+    // `bounded`); negative if none of them overlaps it. Calls come in
+    // increasing doc order.
+    auto range_max = [&](Cursor& c, uint32_t first, uint32_t last,
+                         bool bounded) {
+      const auto& blocks = c.list->blocks;
+      while (c.scan < blocks.size() && blocks[c.scan].header.last_doc < first) {
+        ++c.scan;
+      }
+      if (!bounded) {
+        return c.scan < blocks.size() && blocks[c.scan].first_doc <= last
+                   ? 0.0
+                   : -1.0;
+      }
+      double best = -1.0;
+      for (size_t i = c.scan; i < blocks.size() && blocks[i].first_doc <= last;
+           ++i) {
+        best = std::max(best, blocks[i].MaxScore(scorer_, c.idf));
+      }
+      return best;
+    };
     for (Cursor& c : cursors) load(c, 0);
     TopK top(options.top_k, BetterScore);
     Cursor& lead = cursors[0];
     const auto& lead_blocks = lead.list->blocks;
+    uint64_t walked = 0;   // Lead postings walked doc by doc.
+    uint64_t skipped = 0;  // Lead postings in blocks skipped uncounted.
     for (size_t b = 0; b < lead_blocks.size(); ++b) {
+      const index::PostingList::Block& ref = lead_blocks[b];
+      const bool may_estimate = options.prune && top.full() &&
+                                hits.total >= options.exact_total_up_to;
+      double bound = may_estimate ? ref.MaxScore(scorer_, lead.idf) : 0.0;
+      bool disjoint = false;
+      for (size_t c = 1; c < cursors.size() && !disjoint; ++c) {
+        const double other = range_max(cursors[c], ref.first_doc,
+                                       ref.header.last_doc, may_estimate);
+        disjoint = other < 0.0;
+        bound += other;
+      }
+      if (disjoint) continue;  // No match in the block: the count stays exact.
+      // Ties go to the lower doc id, which came first.
+      if (may_estimate && bound <= top.worst().score) {
+        skipped += ref.header.count;
+        continue;
+      }
       load(lead, b);
       PAPERDB_RETURN_IF_ERROR(decode(lead));
+      walked += lead.postings.size();
       for (size_t j = 0; j < lead.postings.size(); ++j) {
         PAPERDB_RETURN_IF_ERROR(CheckCancelled());
         const uint32_t doc = lead.postings.doc(j);
@@ -293,7 +340,9 @@ class Evaluation {
                 blocks.end(), [doc](const index::PostingList::Block& block) {
                   return block.header.last_doc < doc;
                 });
-            if (next == blocks.end()) return Finish(std::move(hits), top);
+            if (next == blocks.end()) {
+              return Finish(Extrapolate(std::move(hits), walked, skipped), top);
+            }
             load(other, static_cast<size_t>(next - blocks.begin()));
           }
           if (blocks[other.block].first_doc > doc) {
@@ -323,12 +372,27 @@ class Evaluation {
         top.Push({doc, score});
       }
     }
-    return Finish(std::move(hits), top);
+    return Finish(Extrapolate(std::move(hits), walked, skipped), top);
   }
 
   template <typename Heap>
   static SearchHits Finish(SearchHits hits, Heap& top) {
     hits.top = top.Take();
+    return hits;
+  }
+
+  // `hits.total` matches were counted in `walked` units of work (postings
+  // or doc ids); `skipped` more went uncounted. Adds the skipped units'
+  // matches at the rate of the walked ones, and marks the total estimated.
+  static SearchHits Extrapolate(SearchHits hits, uint64_t walked,
+                                uint64_t skipped) {
+    if (skipped == 0) return hits;
+    hits.total_estimated = true;
+    if (walked == 0) return hits;
+    hits.total += static_cast<uint64_t>(static_cast<double>(hits.total) *
+                                            static_cast<double>(skipped) /
+                                            static_cast<double>(walked) +
+                                        0.5);
     return hits;
   }
 
@@ -341,18 +405,42 @@ class Evaluation {
   // top k on their own, so only the other ("essential") clauses' postings
   // are walked; the rest are advanced to those candidates only, and not at
   // all once the candidate cannot reach the k-th score. A window where no
-  // clause is essential is skipped whole. The exact count comes from
-  // CountUnion(), with no scoring.
+  // clause is essential is skipped whole. The count comes from
+  // CountUnion(), with no scoring, or is estimated: when one clause alone
+  // is known to match options.exact_total_up_to papers or more, the
+  // clauses are taken as independent, N (1 - prod(1 - n_i / N)) for
+  // clauses matching n_i of N papers (an exact count, or the cost bound
+  // of a clause that has none), and at least the largest exact n_i.
   absl::StatusOr<SearchHits> Disjunction(
-      const std::vector<const QueryNode*>& clauses, size_t top_k) {
+      const std::vector<const QueryNode*>& clauses,
+      const SearchOptions& options) {
+    const size_t top_k = options.top_k;
     SearchHits hits;
-    PAPERDB_ASSIGN_OR_RETURN(hits.total, CountUnion(clauses));
-    if (hits.total == 0 || top_k == 0) return hits;
     std::vector<std::unique_ptr<DocIterator>> its;
     for (const QueryNode* clause : clauses) {
       PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, Build(*clause));
+      // A phrase finds its first match when built, and may be cancelled.
+      PAPERDB_RETURN_IF_ERROR(it->status());
       its.push_back(std::move(it));
     }
+    uint64_t largest = 0;  // The largest exact count of a clause.
+    double none = 1.0;     // Probability that a paper matches no clause.
+    const double n_docs = static_cast<double>(scorer_.doc_count());
+    for (const auto& it : its) {
+      const int64_t exact = it->ExactCount();
+      if (exact > 0) largest = std::max(largest, static_cast<uint64_t>(exact));
+      const double n = exact >= 0 ? static_cast<double>(exact)
+                                  : static_cast<double>(it->Cost());
+      none *= n_docs > 0 ? std::max(0.0, 1.0 - n / n_docs) : 0.0;
+    }
+    if (options.prune && largest >= options.exact_total_up_to) {
+      hits.total =
+          std::max(largest, static_cast<uint64_t>(n_docs * (1.0 - none) + 0.5));
+      hits.total_estimated = true;
+    } else {
+      PAPERDB_ASSIGN_OR_RETURN(hits.total, CountUnion(clauses));
+    }
+    if (hits.total == 0 || top_k == 0) return hits;
     const size_t n = its.size();
     TopK top(top_k, BetterScore);
     double threshold = -1.0;      // The k-th score; scores are never negative.
@@ -551,33 +639,54 @@ class Evaluation {
     const bool keep_all = options.collect_matches || !by_score;
     std::vector<ScoredDoc> all;
     TopK top(by_score ? options.top_k : 0, BetterScore);
-    // Block-max pruning of the scoring (the count needs every match): once
-    // the heap is full, a match whose blocks cannot beat its worst score is
-    // counted without being scored. The bound holds up to `window_end`.
+    // Block-max pruning: once the heap is full, a match whose blocks cannot
+    // beat its worst score is counted without being scored, and once
+    // options.exact_total_up_to matches are counted (and no match is kept),
+    // the rest of its window is skipped uncounted; the total is then
+    // extrapolated from the matches per doc id of the windows walked. The
+    // bound holds up to `window_end`.
     const bool prune = by_score && options.prune;
     uint32_t window_end = 0;
     double window_bound = 0.0;
     bool have_window = false;
-    for (; root.doc() != kNoMoreDocs; root.Next()) {
+    const uint32_t first = root.doc();
+    uint32_t last = first;  // The last doc id walked or skipped.
+    uint64_t skipped = 0;   // Doc ids in windows skipped uncounted.
+    while (root.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
-      ++hits.total;
+      const uint32_t doc = root.doc();
+      last = doc;
       if (prune && top.full()) {
-        if (!have_window || root.doc() > window_end) {
-          window_end = root.ShallowAdvance(root.doc());
+        if (!have_window || doc > window_end) {
+          window_end = root.ShallowAdvance(doc);
           window_bound = root.BlockMaxScore();
           have_window = true;
         }
         // Ties go to the lower doc id, which came first.
         if (window_bound <= top.worst().score) {
-          if (keep_all) all.push_back({root.doc(), 0.0});
+          if (!keep_all && hits.total >= options.exact_total_up_to &&
+              window_end < kNoMoreDocs - 1) {
+            skipped += window_end + 1 - doc;
+            last = window_end;
+            root.Advance(window_end + 1);
+            continue;
+          }
+          ++hits.total;
+          if (keep_all) all.push_back({doc, 0.0});
+          root.Next();
           continue;
         }
       }
-      const ScoredDoc doc{root.doc(), root.Score()};
-      if (by_score) top.Push(doc);
-      if (keep_all) all.push_back(doc);
+      ++hits.total;
+      const ScoredDoc scored{doc, root.Score()};
+      if (by_score) top.Push(scored);
+      if (keep_all) all.push_back(scored);
+      root.Next();
     }
     PAPERDB_RETURN_IF_ERROR(root.status());
+    if (skipped > 0) {
+      hits = Extrapolate(std::move(hits), last + 1 - first - skipped, skipped);
+    }
     if (options.collect_matches) {
       hits.matches.reserve(all.size());
       for (const ScoredDoc& d : all) hits.matches.push_back(d.doc);
@@ -786,6 +895,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   }
   merged.top = std::move(top);
   merged.total = partial.total;
+  merged.total_estimated = partial.total_estimated;
   merged.matches = std::move(partial.matches);
   return merged;
 }

@@ -1,6 +1,8 @@
 // Searcher: evaluates an expanded Query (query_expander.h) against the
 // inverted index, document at a time (doc_iterator.h), and returns the top
-// k papers with the exact number of matches.
+// k papers with the number of matches: exact up to kExactTotalUpTo, and
+// past it, in relevance order, an estimate, so that block-max pruning can
+// skip the matches that cannot reach the top k instead of counting them.
 //
 // If a conjunction of several words and phrases matches nothing, the
 // searcher falls back to papers matching any of them (a phrase stays one
@@ -50,6 +52,12 @@ inline constexpr size_t kFillBelow = 10;
 // all (a very common word among them): then the full matches stand alone.
 inline constexpr uint64_t kMaxFillPostings = 20000;
 
+// Relevance-ordered searches count matches exactly until this many are
+// found; past it, matches in blocks that cannot reach the top k are skipped
+// uncounted and the total is an estimate. As Lucene's default total-hits
+// threshold (TotalHits.Relation) and Meilisearch's estimatedTotalHits.
+inline constexpr uint64_t kExactTotalUpTo = 1000;
+
 struct SearchOptions {
   size_t top_k = 10;
   SortOrder order = SortOrder::kRelevance;
@@ -61,17 +69,24 @@ struct SearchOptions {
   // (which rules out the single-term and MaxScore disjunction paths),
   // every match is scored: the reference in tests of the pruning.
   bool prune = true;
+  // Count exactly up to this many matches (relevance order without
+  // collect_matches; other searches always count exactly). UINT64_MAX
+  // counts every match.
+  uint64_t exact_total_up_to = kExactTotalUpTo;
 };
 
 struct SearchHits {
   std::vector<ScoredDoc> top;  // In the requested order.
-  uint64_t total = 0;          // Number of matching papers.
-  bool any_terms = false;      // The any-term fallback produced these.
+  // Number of matching papers; with total_estimated, an estimate that is
+  // at least exact_total_up_to (and at least the matches counted).
+  uint64_t total = 0;
+  bool total_estimated = false;
+  bool any_terms = false;  // The any-term fallback produced these.
   // top[0, full_matches) match the whole query; the rest (relevance order
   // only, when fewer than kFillBelow papers match it all) match part of it.
   size_t full_matches = 0;
   // Matches of the whole query over all pages (total counts partial ones
-  // too); 0 with any_terms.
+  // too); 0 with any_terms. Estimated when total is.
   uint64_t full_total = 0;
   std::vector<uint32_t> matches;  // Sorted; with collect_matches only.
 };
@@ -83,8 +98,8 @@ class Searcher {
       : store_(store), params_(params) {}
 
   // The best `options.top_k` matches of `query` (already expanded) and the
-  // count of all matches. `cancelled`, if set, is polled during
-  // evaluation; once it returns true the search stops with CANCELLED.
+  // count of all matches (SearchHits::total). `cancelled`, if set, is polled
+  // during evaluation; once it returns true the search stops with CANCELLED.
   // DATA_LOSS if the index is malformed; INTERNAL for store errors.
   absl::StatusOr<SearchHits> Search(const Query& query,
                                     const SearchOptions& options,

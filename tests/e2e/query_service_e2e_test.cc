@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
@@ -213,6 +214,49 @@ TEST_F(QueryServiceE2eTest, WalkingAllPagesCollectsTotalSizeDistinctResults) {
   EXPECT_GT(total, 7);
   EXPECT_EQ(static_cast<int64_t>(seen.size()), total);
   EXPECT_EQ(pages, (total + 6) / 7);
+}
+
+// Past 1,000 matches a total is an estimate, and says so; paging stays
+// exact: the pages hold every match once, and only the last page has no
+// next_page_token.
+TEST_F(QueryServiceE2eTest, EstimatedTotalSaysSoAndPagesStayExact) {
+  std::string file = "ZOO 2024 paper list\n";
+  for (int i = 0; i < 2500; ++i) {
+    absl::StrAppend(&file, "\nWe observe quokka colony ", i,
+                    i % 5 == 0 ? " and a wombat burrow" : "",
+                    " across seasons in the southern range.\n");
+  }
+  ASSERT_TRUE(Ingest("zoo.txt", file).ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  v1::SearchPapersResponse small;
+  ASSERT_TRUE(Search("wombat", &small).ok());
+  EXPECT_EQ(small.total_size(), 500);  // One term: its document frequency.
+  EXPECT_FALSE(small.total_size_estimated());
+
+  std::set<std::string> seen;
+  std::string token;
+  int pages = 0;
+  int64_t total = 0;
+  bool estimated = false;
+  do {
+    v1::SearchPapersResponse response;
+    ASSERT_TRUE(Search("quokka OR wombat", &response, 100, token).ok());
+    if (pages == 0) {
+      total = response.total_size();
+      estimated = response.total_size_estimated();
+    }
+    for (const v1::SearchResult& r : response.results()) {
+      seen.insert(r.paper().id());
+    }
+    token = response.next_page_token();
+    ++pages;
+  } while (!token.empty() && pages < 100);
+  EXPECT_TRUE(estimated);
+  EXPECT_GE(total, 2500);
+  EXPECT_LE(total, 2750);
+  EXPECT_EQ(seen.size(), 2500u);
+  EXPECT_EQ(pages, 25);
 }
 
 TEST_F(QueryServiceE2eTest, MalformedQueryIsInvalidArgumentWithPosition) {
