@@ -322,11 +322,11 @@ class Evaluation {
         skipped += ref.header.count;
         continue;
       }
+      PAPERDB_RETURN_IF_ERROR(CheckCancelled());  // Once a block.
       load(lead, b);
       PAPERDB_RETURN_IF_ERROR(decode(lead));
       walked += lead.postings.size();
       for (size_t j = 0; j < lead.postings.size(); ++j) {
-        PAPERDB_RETURN_IF_ERROR(CheckCancelled());
         const uint32_t doc = lead.postings.doc(j);
         lead.i = j;
         bool match = true;
