@@ -26,6 +26,7 @@ XAPIAN="$BUILD_DIR/bench/xapian_bench"
 
 rows_ingest=""
 rows_query=""
+rows_totals=""
 rows_startup=""
 for n in $SIZES; do
   /usr/bin/python3 bench/gen_corpus.py --count "$n" --out "$WORK/corpus$n" >/dev/null
@@ -59,6 +60,10 @@ for n in $SIZES; do
   rows_query+=$(/usr/bin/python3 bench/merge_runs.py --size "$n" \
     --paperdb "$WORK"/bench"$n".* --fts5 "$WORK"/fbench"$n".* \
     --xapian "$WORK"/xbench"$n".* --plot_data "$WORK/plot.dat")$'\n'
+  # How far paperdb's estimated totals (past 1,000 matches) were off.
+  totals=$("$BENCH" --db="$WORK/db$n" --queries="$WORK/q$n.tsv" --passes=1 --check_totals |
+    sed -n 's/^estimated totals: //p')
+  rows_totals+="| $n | $totals |"$'\n'
   # Start-up: query_service's process start to health SERVING on this store,
   # polled every 10 ms with its own probe; then its RSS.
   port=$((20000 + RANDOM % 20000))
@@ -106,7 +111,7 @@ grpc_requests=20000
 rows_grpc=$(bash bench/grpc_load.sh "$BUILD_DIR" "$WORK/bundled" "$grpc_requests")
 
 if [[ "${SMOKE:-0}" == 1 ]]; then
-  printf '%s%s%s%s%s\n' "$rows_ingest" "$rows_query" "$rows_startup" "$rows_catch_up" "$rows_grpc"
+  printf '%s%s%s%s%s%s\n' "$rows_ingest" "$rows_query" "$rows_totals" "$rows_startup" "$rows_catch_up" "$rows_grpc"
   echo "benchmark smoke run: ok"
   exit 0
 fi
@@ -156,6 +161,12 @@ p50 and p99).
 | abstracts | kind | timings | paperdb p50 | p95 | p99 | FTS5 p50 | p95 | p99 | Xapian p50 | p95 | p99 | FTS5/paperdb p50 | p99 | Xapian/paperdb p50 | p99 | paperdb p50 spread |
 |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_query}
+paperdb's estimated totals against exact counts of the same queries
+(\`search_bench --check_totals\`; |estimate / exact - 1|):
+
+| abstracts | estimated totals |
+|---:|---|
+${rows_totals}
 ## Start-up and memory
 
 \`query_service\` on each store above: milliseconds from the process start to the first health

@@ -6,10 +6,12 @@
 //   search_bench --db=DIR --queries=queries.tsv [--passes=3] [--per_query]
 //
 // --per_query also prints, slowest first, each query's median latency, its
-// total and whether the total is estimated (for profiling).
+// total and whether the total is estimated (for profiling); --check_totals
+// compares every estimated total with the exact count.
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -35,6 +37,9 @@ ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 ABSL_FLAG(int, top_k, 10, "results per query");
 ABSL_FLAG(bool, per_query, false,
           "also print each query's median latency and total, slowest first");
+ABSL_FLAG(bool, check_totals, false,
+          "after the timed passes, count every query's matches exactly and "
+          "report how far the estimated totals were off");
 ABSL_FLAG(int, posting_cache_mib, 512,
           "posting lists kept between searches, MiB (query_service's default)");
 
@@ -117,6 +122,41 @@ int main(int argc, char** argv) {
   std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
               Percentile(all, 0.5), Percentile(all, 0.95),
               Percentile(all, 0.99));
+  if (absl::GetFlag(FLAGS_check_totals)) {
+    // Each estimated total against the exact count of the same query.
+    std::vector<double> errors;  // |estimate / exact - 1|, in percent.
+    size_t estimated = 0;
+    for (size_t i = 0; i < queries.size(); ++i) {
+      if (!query_hits[i].total_estimated) continue;
+      ++estimated;
+      auto expanded = paperdb::search::ExpandQuery(**store, queries[i].second);
+      paperdb::search::SearchOptions options;
+      options.top_k = static_cast<size_t>(absl::GetFlag(FLAGS_top_k));
+      options.exact_total_up_to = UINT64_MAX;
+      auto exact = searcher.Search(expanded->query, options);
+      if (!exact.ok()) {
+        std::cerr << "search_bench: " << exact.status() << "\n";
+        return 1;
+      }
+      const double error =
+          100.0 * std::abs(static_cast<double>(query_hits[i].total) /
+                               static_cast<double>(exact->total) -
+                           1.0);
+      errors.push_back(error);
+      if (absl::GetFlag(FLAGS_per_query)) {
+        std::printf("estimate %10llu exact %10llu (%5.1f%%) %s\n",
+                    static_cast<unsigned long long>(query_hits[i].total),
+                    static_cast<unsigned long long>(exact->total), error,
+                    texts[i].c_str());
+      }
+    }
+    std::printf(
+        "estimated totals: %zu of %zu queries; error p50 %.1f%%, p90 %.1f%%, "
+        "max %.1f%%\n",
+        estimated, queries.size(), errors.empty() ? 0 : Percentile(errors, 0.5),
+        errors.empty() ? 0 : Percentile(errors, 0.9),
+        errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end()));
+  }
   if (absl::GetFlag(FLAGS_per_query)) {
     std::vector<std::pair<double, size_t>> slowest;
     for (size_t i = 0; i < queries.size(); ++i) {

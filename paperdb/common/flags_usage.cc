@@ -42,8 +42,8 @@ void SetUpFlagsUsage(absl::string_view usage) {
   absl::SetProgramUsageMessage(absl::StrCat(
       usage,
       "\n\n  Every flag below can also be set by an environment variable: "
-      "PAPERDB_ and its name in upper case (--catch_up_interval_ms: "
-      "PAPERDB_CATCH_UP_INTERVAL_MS). The command line wins."));
+      "PAPERDB_ and its name in upper case (--db: PAPERDB_DB). The command "
+      "line wins."));
   absl::FlagsUsageConfig config;
   config.contains_help_flags = IsPaperdbFlagFile;
   config.contains_helpshort_flags = IsPaperdbFlagFile;

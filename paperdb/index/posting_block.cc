@@ -4,10 +4,16 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/status_macros.h"
 #include "paperdb/index/varint.h"
 
 namespace paperdb::index {
 namespace {
+
+// Term frequencies are decoded lazily this many at a time (a phrase's
+// positions check needs them only up to its candidate). Doc ids are decoded
+// whole: probing a block for one doc by halves measured slower.
+constexpr size_t kTfsChunk = 32;
 
 absl::Status Malformed(absl::string_view what) {
   return absl::DataLossError(absl::StrCat("posting block: malformed ", what));
@@ -94,67 +100,120 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
   block.owned_positions_.assign(block.positions_data_.data(),
                                 block.positions_data_.size());
   block.owns_positions_ = true;
-  block.frequencies_data_ = absl::string_view();
+  block.positions_data_ = absl::string_view();
+  // Everything else is decoded: nothing may point into `value` any more.
+  block.docs_cursor_ = block.postings_end_ = nullptr;
+  block.tfs_start_ = block.tfs_cursor_ = nullptr;
   return block;
 }
 
-absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
-                                         absl::string_view value) {
+absl::Status PostingBlock::Open(uint32_t first_doc, absl::string_view value) {
   const char* p = value.data();
   const char* const limit = value.data() + value.size();
   uint32_t postings_bytes = 0;
   absl::StatusOr<PostingBlockHeader> header =
       DecodeHeader(first_doc, &p, limit, &postings_bytes);
-  if (!header.ok()) return header.status();
+  if (!header.ok()) return status_ = header.status();
   header_ = *header;
-  frequencies_decoded_ = false;
+  first_doc_ = first_doc;
+  status_ = absl::OkStatus();
+  docs_cursor_ = p;
+  postings_end_ = p + postings_bytes;
+  docs_decoded_ = 0;
+  tfs_start_ = tfs_cursor_ = nullptr;
+  tfs_decoded_ = 0;
+  lengths_decoded_ = false;
   owned_positions_.clear();
   owns_positions_ = false;
+  positions_data_ = absl::string_view(postings_end_, limit - postings_end_);
   positions_decoded_for_ = 0;
   positions_cursor_ = 0;
-  const char* const postings_end = p + postings_bytes;
-  const uint32_t n = header->count;
-  docs_.resize(n);
-  if (!GetVarints32(&p, postings_end, docs_.data(), n)) {
-    return Malformed("doc gaps");
-  }
-  uint32_t doc = first_doc;
-  for (uint32_t i = 0; i < n; ++i) {
-    const uint32_t gap = docs_[i];
-    if (gap > UINT32_MAX - doc || (i > 0 && gap == 0)) {
-      return Malformed("doc gaps");
-    }
-    doc += gap;
-    docs_[i] = doc;
-  }
-  if (doc != header->last_doc) return Malformed("postings");
-  frequencies_data_ = absl::string_view(p, postings_end - p);
-  positions_data_ = absl::string_view(postings_end, limit - postings_end);
   return absl::OkStatus();
 }
 
+absl::Status PostingBlock::DecodeInPlace(uint32_t first_doc,
+                                         absl::string_view value) {
+  PAPERDB_RETURN_IF_ERROR(Open(first_doc, value));
+  if (!DecodeDocsThrough(size() - 1)) return status_;
+  return absl::OkStatus();
+}
+
+bool PostingBlock::Fail(absl::string_view what) {
+  status_ = Malformed(what);
+  return false;
+}
+
+bool PostingBlock::DecodeDocs() {
+  if (!status_.ok()) return false;
+  const size_t n = size();
+  if (!GetVarints32(&docs_cursor_, postings_end_, docs_.data(), n)) {
+    return Fail("doc gaps");
+  }
+  uint32_t doc = first_doc_;
+  for (size_t k = 0; k < n; ++k) {
+    const uint32_t gap = docs_[k];
+    if (gap > UINT32_MAX - doc || (k > 0 && gap == 0)) {
+      return Fail("doc gaps");
+    }
+    doc += gap;
+    docs_[k] = doc;
+  }
+  if (doc != header_.last_doc) return Fail("postings");
+  docs_decoded_ = static_cast<uint32_t>(n);
+  tfs_start_ = docs_cursor_;
+  return true;
+}
+
+const char* PostingBlock::TfsStart() {
+  if (tfs_start_ != nullptr) return tfs_start_;
+  if (!status_.ok()) return nullptr;
+  const char* p = docs_cursor_;
+  if (!SkipVarints(&p, postings_end_, size() - docs_decoded_)) {
+    Fail("doc gaps");
+    return nullptr;
+  }
+  return tfs_start_ = p;
+}
+
+// Decodes at least kTfsChunk more term frequencies (or the rest), through i.
+bool PostingBlock::DecodeMoreTfs(size_t i) {
+  if (tfs_cursor_ == nullptr) {
+    tfs_cursor_ = TfsStart();
+    if (tfs_cursor_ == nullptr) return false;
+  }
+  const size_t n = size();
+  const size_t want =
+      std::min(n, std::max<size_t>(i + 1, tfs_decoded_ + kTfsChunk));
+  uint32_t* const out = tfs_.data() + tfs_decoded_;
+  if (!GetVarints32(&tfs_cursor_, postings_end_, out, want - tfs_decoded_)) {
+    return Fail("term frequencies");
+  }
+  for (size_t k = tfs_decoded_; k < want; ++k) {
+    if (tfs_[k] == 0) return Fail("term frequencies");
+  }
+  tfs_decoded_ = static_cast<uint32_t>(want);
+  return true;
+}
+
 absl::Status PostingBlock::DecodeFrequencies() {
-  if (frequencies_decoded_) return absl::OkStatus();
-  const char* p = frequencies_data_.data();
-  const char* const end = p + frequencies_data_.size();
-  const size_t n = docs_.size();
-  tfs_.resize(n);
-  lengths_.resize(n);
-  if (!GetVarints32(&p, end, tfs_.data(), n)) {
-    return Malformed("term frequencies");
+  if (lengths_decoded_) return absl::OkStatus();
+  const size_t n = size();
+  if (!DecodeTfsThrough(n - 1)) return status_;
+  const char* p = tfs_cursor_;
+  if (!GetVarints32(&p, postings_end_, lengths_.data(), n)) {
+    Fail("document lengths");
+    return status_;
   }
-  for (size_t i = 0; i < n; ++i) {
-    if (tfs_[i] == 0) return Malformed("term frequencies");
+  if (p != postings_end_) {
+    Fail("postings");
+    return status_;
   }
-  if (!GetVarints32(&p, end, lengths_.data(), n)) {
-    return Malformed("document lengths");
-  }
-  if (p != end) return Malformed("postings");
-  frequencies_decoded_ = true;
+  lengths_decoded_ = true;
   return absl::OkStatus();
 }
 
 absl::Status PostingBlock::Positions(size_t i, std::vector<uint32_t>* out) {
+  if (!DecodeTfsThrough(i)) return status_;
   if (i < positions_decoded_for_) {  // Going back: restart from the top.
     positions_decoded_for_ = 0;
     positions_cursor_ = 0;

@@ -15,6 +15,7 @@
 #ifndef PAPERDB_INDEX_POSTING_BLOCK_H_
 #define PAPERDB_INDEX_POSTING_BLOCK_H_
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,7 +63,10 @@ absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
 
 // A decoded block. Doc ids are decoded first; term frequencies and lengths
 // only when asked for (a reader that only counts or skips never decodes
-// them); positions stay encoded until asked for.
+// them); positions stay encoded until asked for. A block opened with Open()
+// decodes its doc ids on first use and its term frequencies only as far as
+// asked, 32 at a time: a phrase's positions check on one candidate decodes
+// no document lengths and, on average, half the frequencies.
 class PostingBlock {
  public:
   // Decodes all of `value`, the block stored under first doc `first_doc`.
@@ -72,44 +76,88 @@ class PostingBlock {
                                              absl::string_view value);
 
   // Decodes the doc ids of `value` into this block, reusing its buffers, so
-  // a reader that walks many blocks allocates nothing once they have grown.
-  // Nothing else is copied: `value` must stay valid while this block is
-  // used. DATA_LOSS if malformed (the block is then unusable until the next
-  // successful decode).
+  // a reader that walks many blocks allocates nothing. Nothing else is
+  // copied: `value` must stay valid while this block is used. DATA_LOSS if
+  // malformed (the block is then unusable until the next successful
+  // decode).
   absl::Status DecodeInPlace(uint32_t first_doc, absl::string_view value);
 
-  // Decodes the term frequencies and document lengths after DecodeInPlace();
-  // a no-op once done. DATA_LOSS if they are malformed.
+  // Reads only the header of `value`; doc ids and term frequencies are
+  // decoded as far as SeekDoc(), DecodeDocsThrough() and DecodeTfsThrough()
+  // ask. The same lifetime rule as DecodeInPlace(). DATA_LOSS if the header
+  // is malformed. A malformed posting past what was asked for goes
+  // unnoticed (ingest_service verify decodes every block whole).
+  absl::Status Open(uint32_t first_doc, absl::string_view value);
+
+  // Decodes doc ids through posting `i` (< size()): all of them, at once.
+  // False, with status() set, if they are malformed.
+  bool DecodeDocsThrough(size_t i) { return i < docs_decoded_ || DecodeDocs(); }
+  // The first posting from `from` on whose doc id is >= `target`, decoding
+  // the doc ids if need be; size() if there is none or the doc ids are
+  // malformed (status() then says so).
+  size_t SeekDoc(size_t from, uint32_t target) {
+    if (target > header_.last_doc) return size();
+    if (docs_decoded_ == 0 && !DecodeDocs()) return size();
+    while (docs_[from] < target) ++from;  // The last doc is >= target.
+    return from;
+  }
+  // Decodes term frequencies through posting `i` (< size()). False, with
+  // status() set, if they are malformed.
+  bool DecodeTfsThrough(size_t i) {
+    return i < tfs_decoded_ || DecodeMoreTfs(i);
+  }
+
+  // Decodes all term frequencies and document lengths; a no-op once done.
+  // DATA_LOSS if they are malformed.
   absl::Status DecodeFrequencies();
-  bool frequencies_decoded() const { return frequencies_decoded_; }
+  bool frequencies_decoded() const { return lengths_decoded_; }
 
   const PostingBlockHeader& header() const { return header_; }
-  size_t size() const { return docs_.size(); }
+  size_t size() const { return header_.count; }
+  // REQUIRES: doc ids decoded through i.
   uint32_t doc(size_t i) const { return docs_[i]; }
-  // REQUIRES: frequencies_decoded().
+  // REQUIRES: term frequencies decoded through i.
   uint32_t tf(size_t i) const { return tfs_[i]; }
+  // REQUIRES: frequencies_decoded().
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
 
-  // Replaces *out with the positions of posting `i`, ascending. DATA_LOSS
-  // if the positions section is malformed. Cost: linear in the positions of
-  // postings before `i` on the first call, then amortized O(tf) for
-  // increasing `i`. REQUIRES: frequencies_decoded().
+  // Replaces *out with the positions of posting `i`, ascending, decoding
+  // term frequencies through `i` as needed. DATA_LOSS if malformed. Cost:
+  // the positions of postings before `i` are skipped eight bytes at a time
+  // on the first call, then amortized O(tf) for increasing `i`.
   absl::Status Positions(size_t i, std::vector<uint32_t>* out);
   // The same, returned.
   absl::StatusOr<std::vector<uint32_t>> Positions(size_t i);
 
+  // Why the last lazy decode failed; OK otherwise.
+  const absl::Status& status() const { return status_; }
+
  private:
+  bool DecodeDocs();
+  bool DecodeMoreTfs(size_t i);
+  // Where the term frequencies start: after the doc gaps, skipped
+  // undecoded if need be. Null (status_ set) if malformed.
+  const char* TfsStart();
+  bool Fail(absl::string_view what);
+
   PostingBlockHeader header_;
-  std::vector<uint32_t> docs_;
-  std::vector<uint32_t> tfs_;
-  std::vector<uint32_t> lengths_;
-  absl::string_view frequencies_data_;  // Tfs and lengths, still encoded.
-  bool frequencies_decoded_ = false;
+  uint32_t first_doc_ = 0;
+  std::array<uint32_t, kMaxPostingsPerBlock> docs_;
+  std::array<uint32_t, kMaxPostingsPerBlock> tfs_;
+  std::array<uint32_t, kMaxPostingsPerBlock> lengths_;
+  const char* docs_cursor_ = nullptr;   // The next doc gap to decode.
+  const char* postings_end_ = nullptr;  // End of gaps, tfs and lengths.
+  uint32_t docs_decoded_ = 0;           // 0 or size().
+  const char* tfs_start_ = nullptr;     // Null until known.
+  const char* tfs_cursor_ = nullptr;    // The next tf to decode.
+  uint32_t tfs_decoded_ = 0;
+  bool lengths_decoded_ = false;
   absl::string_view positions_data_;  // Into the value, or owned_positions_.
   std::string owned_positions_;       // Set by Decode() only.
   bool owns_positions_ = false;
   size_t positions_decoded_for_ = 0;  // Postings skipped so far.
   size_t positions_cursor_ = 0;       // Byte offset in positions_data_.
+  absl::Status status_;
 };
 
 }  // namespace paperdb::index

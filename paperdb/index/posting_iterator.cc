@@ -41,8 +41,7 @@ void PostingIterator::LoadBlock(size_t i) {
 
 bool PostingIterator::Decode() {
   if (doc_ == kNoMoreDocs) return false;
-  absl::Status status =
-      block_.DecodeInPlace(first_doc_, list_->value(block_index_));
+  absl::Status status = block_.Open(first_doc_, list_->value(block_index_));
   if (!status.ok()) {
     Fail(std::move(status));
     return false;
@@ -85,10 +84,23 @@ void PostingIterator::NextBlock() {
 void PostingIterator::Next() {
   if (doc_ == kNoMoreDocs || !Decoded()) return;
   if (++index_ < block_.size()) {
+    if (!block_.DecodeDocsThrough(index_)) {
+      Fail(block_.status());
+      return;
+    }
     doc_ = block_.doc(index_);
     return;
   }
   LoadBlock(block_index_ + 1);
+}
+
+bool PostingIterator::DecodeTfs() {
+  if (!Decoded()) return false;
+  if (!block_.DecodeTfsThrough(index_)) {
+    Fail(block_.status());
+    return false;
+  }
+  return true;
 }
 
 void PostingIterator::Advance(uint32_t target) {
@@ -106,7 +118,14 @@ void PostingIterator::Advance(uint32_t target) {
     if (doc_ >= target) return;  // Also when past the end.
   }
   if (!Decoded()) return;
-  while (block_.doc(index_) < target) ++index_;  // The last doc is >= target.
+  // The last doc is >= target: only a malformed block finds none.
+  index_ = block_.SeekDoc(index_, target);
+  if (index_ == block_.size()) {
+    Fail(block_.status().ok()
+             ? absl::DataLossError("posting block: malformed doc gaps")
+             : block_.status());
+    return;
+  }
   doc_ = block_.doc(index_);
 }
 

@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "paperdb/common/status_macros.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/posting_list.h"
 #include "paperdb/storage/store.h"
@@ -72,10 +73,10 @@ class PostingIterator {
   const PostingList::Block* ShallowAdvance(uint32_t target);
 
   // Term frequency and document length (terms) of the current posting. The
-  // block's frequencies are decoded on first use; if that fails, status()
-  // says so, doc() becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() !=
-  // kNoMoreDocs.
-  uint32_t tf() { return Frequencies() ? block_.tf(index_) : 0; }
+  // block's frequencies are decoded on first use (term frequencies only as
+  // far as the current posting); if that fails, status() says so, doc()
+  // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
+  uint32_t tf() { return DecodeTfs() ? block_.tf(index_) : 0; }
   uint32_t doc_length() {
     return Frequencies() ? block_.doc_length(index_) : 0;
   }
@@ -83,12 +84,13 @@ class PostingIterator {
   // Replaces *out with the positions of the term in the current doc,
   // reusing its memory.
   absl::Status Positions(std::vector<uint32_t>* out) {
-    if (!Frequencies()) return status_;
+    if (!DecodeTfs()) return status_;
     return block_.Positions(index_, out);
   }
   absl::StatusOr<std::vector<uint32_t>> Positions() {
-    if (!Frequencies()) return status_;
-    return block_.Positions(index_);
+    std::vector<uint32_t> positions;
+    PAPERDB_RETURN_IF_ERROR(Positions(&positions));
+    return positions;
   }
 
   // Non-OK if iteration stopped early because of a store error or a
@@ -99,8 +101,8 @@ class PostingIterator {
   // Makes block `i` of the list current (its first posting), or ends the
   // iteration past the last block.
   void LoadBlock(size_t i);
-  // Decodes the current block's doc ids once, into block_'s reused
-  // buffers; false (after Fail()) if they are malformed.
+  // Opens the current block once (its doc ids are then decoded as far as
+  // the iterator goes); false (after Fail()) if it is malformed.
   bool Decoded() { return decoded_ || Decode(); }
   bool Decode();
   // Decoded(), and the block's term frequencies and lengths too.
@@ -108,6 +110,8 @@ class PostingIterator {
     return Decoded() && (block_.frequencies_decoded() || DecodeFrequencies());
   }
   bool DecodeFrequencies();
+  // Decoded(), and term frequencies through the current posting.
+  bool DecodeTfs();
   void Fail(absl::Status status);
 
   std::string term_;

@@ -161,13 +161,17 @@ class PhraseIterator final : public DocIterator {
   }
   uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
   double MaxScore() const override { return scorer_.MaxScore(idf_); }
-  // A paper holds the phrase at most as often as each of its words, so
-  // every word's block impacts, scored with the phrase's idf, bound the
+  // A paper holds an exact phrase at most as often as each of its words,
+  // so every word's block impacts, scored with the phrase's idf, bound the
   // phrase's score over that block (as Lucene bounds a phrase by its
-  // words' impacts); the tightest bound holds up to the first block end.
+  // words' impacts); the tightest bound holds up to the first block end. A
+  // sloppy phrase counts every window, which can outnumber a word's
+  // occurrences ("zeta zeta zeta omega" holds "zeta omega"~3 three times):
+  // it has no block bound.
   uint32_t ShallowAdvance(uint32_t target) override {
-    uint32_t end = kNoMoreDocs;
     block_max_ = scorer_.MaxScore(idf_);
+    if (slop_ > 0) return kNoMoreDocs;
+    uint32_t end = kNoMoreDocs;
     for (const auto& term : terms_) {
       const index::PostingList::Block* block =
           term->postings().ShallowAdvance(target);

@@ -201,6 +201,47 @@ class SkewedPruningTest : public PruningTest {
   }
 };
 
+// Found by a hostile test: a sloppy phrase counts every window, so a paper
+// can hold it more often than it holds one of its words, and a bound taken
+// from that word's blocks dropped the best papers. Five papers of repeated
+// "zeta" hold "zeta omega"~3 four times; 300 before them, once.
+class SloppyPhrasePruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 305; ++d) {
+      v1::Paper& p = papers.emplace_back();
+      p.set_id("z" + std::to_string(d));
+      p.set_abstract(d < 300 ? "zeta omega golf hotel india kilo"
+                             : "zeta zeta zeta zeta omega golf");
+      p.add_sources()->set_file_name("t.txt");
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(SloppyPhrasePruningTest, RepeatedWordsRankFirst) {
+  for (const char* q : {"\"zeta omega\"~3", "\"zeta omega\"~3 golf"}) {
+    SCOPED_TRACE(q);
+    const SearchHits reference = Search(q, kExhaustive);
+    ASSERT_EQ(reference.total, 305u);
+    for (const Mode mode : {kPruned, kPrunedEarly}) {
+      const SearchHits pruned = Search(q, mode);
+      EXPECT_EQ(pruned.total, 305u);
+      ASSERT_EQ(pruned.top.size(), 10u);
+      for (size_t i = 0; i < 10; ++i) {
+        EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+        EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+      }
+      // The five papers with four windows come first.
+      for (size_t i = 0; i < 5; ++i) {
+        EXPECT_GT(pruned.top[i].score, pruned.top[5].score) << "rank " << i;
+      }
+    }
+  }
+}
+
 TEST_F(SkewedPruningTest, ConjunctionSkipsBlocksAndEstimates) {
   for (const char* q : {"alpha bravo", "alpha bravo -delta golf"}) {
     SCOPED_TRACE(q);

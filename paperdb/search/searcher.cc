@@ -270,10 +270,14 @@ class Evaluation {
       c.i = 0;
       c.block_max = c.list->blocks[block].MaxScore(scorer_, c.idf);
     };
-    auto decode = [&](Cursor& c) -> absl::Status {
+    // The lead's blocks are decoded whole; the others' only opened, and
+    // their doc ids decoded as far as the lead's docs reach.
+    auto decode = [&](Cursor& c, bool whole) -> absl::Status {
       if (c.decoded) return absl::OkStatus();
-      PAPERDB_RETURN_IF_ERROR(c.postings.DecodeInPlace(
-          c.list->blocks[c.block].first_doc, c.list->value(c.block)));
+      const uint32_t first = c.list->blocks[c.block].first_doc;
+      PAPERDB_RETURN_IF_ERROR(
+          whole ? c.postings.DecodeInPlace(first, c.list->value(c.block))
+                : c.postings.Open(first, c.list->value(c.block)));
       c.decoded = true;
       return absl::OkStatus();
     };
@@ -324,7 +328,7 @@ class Evaluation {
       }
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());  // Once a block.
       load(lead, b);
-      PAPERDB_RETURN_IF_ERROR(decode(lead));
+      PAPERDB_RETURN_IF_ERROR(decode(lead, /*whole=*/true));
       walked += lead.postings.size();
       for (size_t j = 0; j < lead.postings.size(); ++j) {
         const uint32_t doc = lead.postings.doc(j);
@@ -349,8 +353,16 @@ class Evaluation {
             match = false;  // Between blocks: no decoding needed.
             break;
           }
-          PAPERDB_RETURN_IF_ERROR(decode(other));
-          while (other.postings.doc(other.i) < doc) ++other.i;
+          PAPERDB_RETURN_IF_ERROR(decode(other, /*whole=*/true));
+          // The block ends at or after `doc`: only a malformed one has no
+          // doc >= it.
+          other.i = other.postings.SeekDoc(other.i, doc);
+          if (other.i == other.postings.size()) {
+            return other.postings.status().ok()
+                       ? absl::DataLossError(
+                             "posting block: malformed doc gaps")
+                       : other.postings.status();
+          }
           match = other.postings.doc(other.i) == doc;
         }
         if (!match) continue;
@@ -406,9 +418,9 @@ class Evaluation {
   // are walked; the rest are advanced to those candidates only, and not at
   // all once the candidate cannot reach the k-th score. A window where no
   // clause is essential is skipped whole. The count comes from
-  // CountUnion(), with no scoring, or is estimated: when one clause alone
-  // is known to match options.exact_total_up_to papers or more, the
-  // clauses are taken as independent, N (1 - prod(1 - n_i / N)) for
+  // CountUnion(), with no scoring, or is estimated: when every clause is a
+  // word and one alone matches options.exact_total_up_to papers or more,
+  // the words are taken as independent, N (1 - prod(1 - n_i / N)) for
   // clauses matching n_i of N papers (an exact count, or the cost bound
   // of a clause that has none), and at least the largest exact n_i.
   absl::StatusOr<SearchHits> Disjunction(
@@ -433,7 +445,12 @@ class Evaluation {
                                   : static_cast<double>(it->Cost());
       none *= n_docs > 0 ? std::max(0.0, 1.0 - n / n_docs) : 0.0;
     }
-    if (options.prune && largest >= options.exact_total_up_to) {
+    // Only words: the counts of phrases (bounded by their rarest word) and
+    // of filters (often disjoint, as two venues) would mislead the formula.
+    const bool all_words =
+        std::all_of(its.begin(), its.end(),
+                    [](const auto& it) { return it->ExactCount() >= 0; });
+    if (options.prune && all_words && largest >= options.exact_total_up_to) {
       hits.total =
           std::max(largest, static_cast<uint64_t>(n_docs * (1.0 - none) + 0.5));
       hits.total_estimated = true;
@@ -646,6 +663,9 @@ class Evaluation {
     // extrapolated from the matches per doc id of the windows walked. The
     // bound holds up to `window_end`.
     const bool prune = by_score && options.prune;
+    // Filters alone score 0 everywhere: nothing to rank, so nothing is
+    // skipped and the count stays exact.
+    const bool may_skip = prune && !keep_all && root.MaxScore() > 0.0;
     uint32_t window_end = 0;
     double window_bound = 0.0;
     bool have_window = false;
@@ -664,7 +684,7 @@ class Evaluation {
         }
         // Ties go to the lower doc id, which came first.
         if (window_bound <= top.worst().score) {
-          if (!keep_all && hits.total >= options.exact_total_up_to &&
+          if (may_skip && hits.total >= options.exact_total_up_to &&
               window_end < kNoMoreDocs - 1) {
             skipped += window_end + 1 - doc;
             last = window_end;
