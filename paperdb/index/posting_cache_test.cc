@@ -103,5 +103,47 @@ TEST_F(PostingCacheTest, IteratorSkipsToAnyDocThroughTheDirectory) {
   EXPECT_THAT(spike.status(), IsOk());
 }
 
+TEST_F(PostingCacheTest, DenseListsGetABitsetOfTheirDocs) {
+  ASSERT_THAT(writer_->Commit({MakePaper("u1", "unicorns", "u.txt"),
+                               MakePaper("u2", "unicorns", "u.txt")}),
+              IsOk());
+  PostingCache cache(1 << 20);
+  auto spike = cache.Get(*store_, "spike");      // 150 of docs 0-298.
+  auto unicorn = cache.Get(*store_, "unicorn");  // 2 of docs 0-301.
+  ASSERT_THAT(spike, IsOk());
+  ASSERT_THAT(unicorn, IsOk());
+  EXPECT_TRUE((*unicorn)->doc_bits.empty());
+  ASSERT_EQ((*spike)->doc_bits.size(), 5u);  // Bits for docs 0-319.
+  EXPECT_TRUE((*spike)->Contains(128));
+  EXPECT_FALSE((*spike)->Contains(129));
+  EXPECT_FALSE((*spike)->Contains(5000));
+  EXPECT_EQ((*spike)->NextDoc(127), 128u);  // Across a word of 64 bits.
+  EXPECT_EQ((*spike)->NextDoc(129), 130u);
+  EXPECT_EQ((*spike)->NextDoc(298), 298u);
+  EXPECT_EQ((*spike)->NextDoc(299), UINT32_MAX);
+}
+
+// An Advance() by the bitset leaves the block to be found on demand: what
+// is read there must be the posting of doc(), as a walk finds it.
+TEST_F(PostingCacheTest, IteratorAdvancedByTheBitsetReadsTheRightPosting) {
+  PostingIterator advanced(*store_, "spike");
+  PostingIterator walked(*store_, "spike");
+  for (const uint32_t target : {3u, 128u, 200u, 255u, 298u}) {
+    SCOPED_TRACE(target);
+    advanced.Advance(target);
+    while (walked.doc() < target) walked.Next();
+    ASSERT_EQ(advanced.doc(), walked.doc());
+    EXPECT_EQ(advanced.doc(), target + target % 2);
+    EXPECT_EQ(advanced.tf(), 1u);
+    EXPECT_EQ(advanced.doc_length(), walked.doc_length());
+    absl::StatusOr<std::vector<uint32_t>> positions = advanced.Positions();
+    ASSERT_THAT(positions, IsOk());
+    EXPECT_EQ(*positions, std::vector<uint32_t>{2});  // "delays and spikes"
+  }
+  advanced.Next();  // From the found posting on.
+  EXPECT_EQ(advanced.doc(), kNoMoreDocs);
+  EXPECT_THAT(advanced.status(), IsOk());
+}
+
 }  // namespace
 }  // namespace paperdb::index

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "paperdb/index/posting_cache.h"
 
 namespace paperdb::index {
@@ -76,13 +77,44 @@ const PostingList::Block* PostingIterator::ShallowAdvance(uint32_t target) {
   return i < blocks.size() ? &blocks[i] : nullptr;
 }
 
+bool PostingIterator::LocateSlow() {
+  located_ = true;
+  if (doc_ == kNoMoreDocs) return true;
+  const uint32_t doc = doc_;
+  if (header_.last_doc < doc) {
+    const auto& blocks = list_->blocks;
+    const auto next = std::partition_point(
+        blocks.begin() + static_cast<std::ptrdiff_t>(block_index_) + 1,
+        blocks.end(),
+        [doc](const PostingList::Block& b) { return b.header.last_doc < doc; });
+    LoadBlock(static_cast<size_t>(next - blocks.begin()));
+  }
+  if (doc_ == kNoMoreDocs || !Decoded()) {
+    Fail(absl::DataLossError(
+        absl::StrCat("posting list of \"", term_, "\": doc ", doc,
+                     " is in its bitset but in none of its blocks")));
+    return false;
+  }
+  index_ = block_.SeekDoc(index_, doc);
+  if (index_ == block_.size() || block_.doc(index_) != doc) {
+    Fail(block_.status().ok()
+             ? absl::DataLossError(
+                   absl::StrCat("posting list of \"", term_, "\": doc ", doc,
+                                " is in its bitset but not in its block"))
+             : block_.status());
+    return false;
+  }
+  doc_ = doc;
+  return true;
+}
+
 void PostingIterator::NextBlock() {
-  if (doc_ == kNoMoreDocs) return;
+  if (doc_ == kNoMoreDocs || !Locate()) return;
   LoadBlock(block_index_ + 1);
 }
 
 void PostingIterator::Next() {
-  if (doc_ == kNoMoreDocs || !Decoded()) return;
+  if (doc_ == kNoMoreDocs || !Locate() || !Decoded()) return;
   if (++index_ < block_.size()) {
     if (!block_.DecodeDocsThrough(index_)) {
       Fail(block_.status());
@@ -105,6 +137,11 @@ bool PostingIterator::DecodeTfs() {
 
 void PostingIterator::Advance(uint32_t target) {
   if (doc_ == kNoMoreDocs || doc_ >= target) return;
+  if (!list_->doc_bits.empty()) {
+    doc_ = list_->NextDoc(target);
+    located_ = false;
+    return;
+  }
   if (header_.last_doc < target) {
     // The first later block that ends at or after the target is the only
     // one that can hold it.

@@ -47,7 +47,9 @@ class PostingIterator {
 
   // Moves to the first posting with doc id >= `target`, skipping whole
   // blocks (found by binary search on their last doc ids) without decoding
-  // them.
+  // them. On a dense list (PostingList::doc_bits) the doc id comes from
+  // the bitset, and its block is only found and decoded when something
+  // else than doc() is asked for.
   // REQUIRES: target > doc() or doc() not yet read.
   void Advance(uint32_t target);
 
@@ -57,11 +59,15 @@ class PostingIterator {
 
   // Header of the current block (doc range, max tf, min length), known
   // without decoding its postings. REQUIRES: doc() != kNoMoreDocs.
-  const PostingBlockHeader& block_header() const { return header_; }
+  const PostingBlockHeader& block_header() {
+    Locate();
+    return header_;
+  }
 
   // The directory entry of the current block (its header and impacts).
   // REQUIRES: doc() != kNoMoreDocs.
-  const PostingList::Block& block() const {
+  const PostingList::Block& block() {
+    Locate();
     return list_->blocks[block_index_];
   }
 
@@ -76,15 +82,15 @@ class PostingIterator {
   // block's frequencies are decoded on first use (term frequencies only as
   // far as the current posting); if that fails, status() says so, doc()
   // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
-  uint32_t tf() { return DecodeTfs() ? block_.tf(index_) : 0; }
+  uint32_t tf() { return Locate() && DecodeTfs() ? block_.tf(index_) : 0; }
   uint32_t doc_length() {
-    return Frequencies() ? block_.doc_length(index_) : 0;
+    return Locate() && Frequencies() ? block_.doc_length(index_) : 0;
   }
 
   // Replaces *out with the positions of the term in the current doc,
   // reusing its memory.
   absl::Status Positions(std::vector<uint32_t>* out) {
-    if (!DecodeTfs()) return status_;
+    if (!Locate() || !DecodeTfs()) return status_;
     return block_.Positions(index_, out);
   }
   absl::StatusOr<std::vector<uint32_t>> Positions() {
@@ -101,6 +107,11 @@ class PostingIterator {
   // Makes block `i` of the list current (its first posting), or ends the
   // iteration past the last block.
   void LoadBlock(size_t i);
+  // After an Advance() by the bitset: makes the block holding doc() current
+  // and finds doc()'s posting in it. False (after Fail()) if the block is
+  // malformed or does not hold doc().
+  bool Locate() { return located_ || LocateSlow(); }
+  bool LocateSlow();
   // Opens the current block once (its doc ids are then decoded as far as
   // the iterator goes); false (after Fail()) if it is malformed.
   bool Decoded() { return decoded_ || Decode(); }
@@ -124,6 +135,9 @@ class PostingIterator {
   bool decoded_ = false;
   size_t index_ = 0;  // Of the current posting in the block.
   uint32_t doc_ = kNoMoreDocs;
+  // False after an Advance() by the bitset: block_index_ and index_ may
+  // still be behind doc_.
+  bool located_ = true;
   absl::Status status_;
 };
 

@@ -59,6 +59,7 @@ absl::StatusOr<std::shared_ptr<const PostingList>> ReadPostingList(
   std::unique_ptr<storage::StoreIterator> it =
       store.NewIterator(storage::Column::kPostings);
   PostingBlock decoded;
+  std::vector<uint32_t> docs;  // Every doc id, for doc_bits.
   for (it->Seek(prefix); it->Valid() && absl::StartsWith(it->key(), prefix);
        it->Next()) {
     PostingList::Block block;
@@ -81,12 +82,21 @@ absl::StatusOr<std::shared_ptr<const PostingList>> ReadPostingList(
         decoded.DecodeInPlace(block.first_doc, it->value()));
     PAPERDB_RETURN_IF_ERROR(decoded.DecodeFrequencies());
     SetImpacts(decoded, &block);
+    for (size_t i = 0; i < decoded.size(); ++i) docs.push_back(decoded.doc(i));
     block.offset = static_cast<uint32_t>(list->data.size());
     block.size = static_cast<uint32_t>(it->value().size());
     list->data.append(it->value().data(), it->value().size());
     list->blocks.push_back(block);
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
+  if (!docs.empty() &&
+      static_cast<uint64_t>(docs.size()) * PostingList::kDenseEvery >=
+          static_cast<uint64_t>(docs.back()) + 1) {
+    list->doc_bits.assign((static_cast<size_t>(docs.back()) >> 6) + 1, 0);
+    for (const uint32_t doc : docs) {
+      list->doc_bits[doc >> 6] |= uint64_t{1} << (doc & 63);
+    }
+  }
   list->data.shrink_to_fit();
   list->blocks.shrink_to_fit();
   return std::shared_ptr<const PostingList>(std::move(list));

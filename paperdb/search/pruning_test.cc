@@ -102,8 +102,35 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
     return n;
   }
 
+  // Papers holding all of `words`, counted from the generated texts.
+  uint64_t CountAll(const std::vector<std::string>& words) const {
+    uint64_t n = 0;
+    for (const auto& t : texts_) {
+      bool all = true;
+      for (const auto& w : words) all &= t.contains(w);
+      n += all;
+    }
+    return n;
+  }
+
   std::vector<std::set<std::string>> texts_;
 };
+
+// Dense lists (alpha, bravo: a bitset each, posting_list.h) and sparse ones
+// (yankee, zulu) in conjunctions: the count is the texts' count.
+TEST_F(PruningTest, ConjunctionCountIsExact) {
+  EXPECT_EQ(Search("alpha bravo", kPrunedExact).total,
+            CountAll({"alpha", "bravo"}));
+  EXPECT_EQ(Search("alpha zulu", kPrunedExact).total,
+            CountAll({"alpha", "zulu"}));
+  EXPECT_EQ(Search("yankee zulu", kPrunedExact).total,
+            CountAll({"yankee", "zulu"}));
+  EXPECT_EQ(Search("alpha bravo delta echo", kPrunedExact).total,
+            CountAll({"alpha", "bravo", "delta", "echo"}));
+  EXPECT_EQ(Search("alpha (bravo OR zulu)", kPrunedExact).total,
+            CountAll({"alpha", "bravo"}) + CountAll({"alpha", "zulu"}) -
+                CountAll({"alpha", "bravo", "zulu"}));
+}
 
 TEST_F(PruningTest, DisjunctionCountIsExact) {
   EXPECT_EQ(Search("xray OR zulu", kPrunedExact).total,

@@ -302,6 +302,33 @@ class Evaluation {
       }
       return best;
     };
+    // Makes the block of `c` that is the only one that can hold `doc`
+    // current; false if `c`'s list ends before `doc`.
+    auto to_block = [&](Cursor& c, uint32_t doc) {
+      const auto& blocks = c.list->blocks;
+      const auto next = std::partition_point(
+          blocks.begin() + static_cast<std::ptrdiff_t>(c.block) + 1,
+          blocks.end(), [doc](const index::PostingList::Block& block) {
+            return block.header.last_doc < doc;
+          });
+      if (next == blocks.end()) return false;
+      load(c, static_cast<size_t>(next - blocks.begin()));
+      return true;
+    };
+    // Whether `c`'s current block, which ends at or after `doc`, holds it;
+    // c.i is then its posting.
+    auto seek = [&](Cursor& c, uint32_t doc) -> absl::StatusOr<bool> {
+      if (c.list->blocks[c.block].first_doc > doc) return false;
+      PAPERDB_RETURN_IF_ERROR(decode(c, /*whole=*/true));
+      // Only a malformed block has no doc >= `doc`.
+      c.i = c.postings.SeekDoc(c.i, doc);
+      if (c.i == c.postings.size()) {
+        return c.postings.status().ok()
+                   ? absl::DataLossError("posting block: malformed doc gaps")
+                   : c.postings.status();
+      }
+      return c.postings.doc(c.i) == doc;
+    };
     for (Cursor& c : cursors) load(c, 0);
     TopK top(options.top_k, BetterScore);
     Cursor& lead = cursors[0];
@@ -336,42 +363,48 @@ class Evaluation {
         bool match = true;
         for (size_t c = 1; c < cursors.size() && match; ++c) {
           Cursor& other = cursors[c];
+          if (!other.list->doc_bits.empty()) {
+            match = other.list->Contains(doc);  // A dense list: its bitset.
+            continue;
+          }
           const auto& blocks = other.list->blocks;
           if (blocks[other.block].header.last_doc < doc) {
-            // The only later block that can hold `doc`.
-            const auto next = std::partition_point(
-                blocks.begin() + static_cast<std::ptrdiff_t>(other.block) + 1,
-                blocks.end(), [doc](const index::PostingList::Block& block) {
-                  return block.header.last_doc < doc;
-                });
-            if (next == blocks.end()) {
+            if (!to_block(other, doc)) {
               return Finish(Extrapolate(std::move(hits), walked, skipped), top);
             }
-            load(other, static_cast<size_t>(next - blocks.begin()));
           }
           if (blocks[other.block].first_doc > doc) {
             match = false;  // Between blocks: no decoding needed.
             break;
           }
-          PAPERDB_RETURN_IF_ERROR(decode(other, /*whole=*/true));
-          // The block ends at or after `doc`: only a malformed one has no
-          // doc >= it.
-          other.i = other.postings.SeekDoc(other.i, doc);
-          if (other.i == other.postings.size()) {
-            return other.postings.status().ok()
-                       ? absl::DataLossError(
-                             "posting block: malformed doc gaps")
-                       : other.postings.status();
-          }
-          match = other.postings.doc(other.i) == doc;
+          PAPERDB_ASSIGN_OR_RETURN(match, seek(other, doc));
         }
         if (!match) continue;
         ++hits.total;
+        // Dense lists matched by their bitsets: their blocks, for the bound.
+        for (size_t c = 1; c < cursors.size(); ++c) {
+          Cursor& other = cursors[c];
+          if (!other.list->doc_bits.empty() &&
+              other.list->blocks[other.block].header.last_doc < doc &&
+              !to_block(other, doc)) {
+            return absl::DataLossError(
+                "posting list: a doc of its bitset is in none of its blocks");
+          }
+        }
         if (options.prune && top.full()) {
           double bound = 0.0;
           for (const Cursor& c : cursors) bound += c.block_max;
           // Ties go to the lower doc id, which came first.
           if (bound <= top.worst().score) continue;
+        }
+        for (size_t c = 1; c < cursors.size(); ++c) {
+          Cursor& other = cursors[c];
+          if (other.list->doc_bits.empty()) continue;
+          PAPERDB_ASSIGN_OR_RETURN(const bool found, seek(other, doc));
+          if (!found) {
+            return absl::DataLossError(
+                "posting list: a doc of its bitset is not in its block");
+          }
         }
         double score = 0.0;
         for (Cursor& c : cursors) {
