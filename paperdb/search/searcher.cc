@@ -391,30 +391,44 @@ class Evaluation {
                 "posting list: a doc of its bitset is in none of its blocks");
           }
         }
-        if (options.prune && top.full()) {
+        const bool bounded = options.prune && top.full();
+        if (bounded) {
           double bound = 0.0;
           for (const Cursor& c : cursors) bound += c.block_max;
           // Ties go to the lower doc id, which came first.
           if (bound <= top.worst().score) continue;
         }
-        for (size_t c = 1; c < cursors.size(); ++c) {
-          Cursor& other = cursors[c];
-          if (other.list->doc_bits.empty()) continue;
-          PAPERDB_ASSIGN_OR_RETURN(const bool found, seek(other, doc));
-          if (!found) {
-            return absl::DataLossError(
-                "posting list: a doc of its bitset is not in its block");
-          }
-        }
+        // Scored term by term, summed in the order AndIterator sums; once
+        // the score so far with the other terms' block bounds cannot reach
+        // the k-th score, the rest is neither read nor decoded.
         double score = 0.0;
-        for (Cursor& c : cursors) {
-          if (!c.postings.frequencies_decoded()) {
-            PAPERDB_RETURN_IF_ERROR(c.postings.DecodeFrequencies());
+        bool out = false;
+        for (size_t c = 0; c < cursors.size(); ++c) {
+          Cursor& cursor = cursors[c];
+          if (c > 0 && !cursor.list->doc_bits.empty()) {
+            PAPERDB_ASSIGN_OR_RETURN(const bool found, seek(cursor, doc));
+            if (!found) {
+              return absl::DataLossError(
+                  "posting list: a doc of its bitset is not in its block");
+            }
           }
-          score += scorer_.Score(c.idf, c.postings.tf(c.i),
-                                 c.postings.doc_length(c.i));
+          if (!cursor.postings.frequencies_decoded()) {
+            PAPERDB_RETURN_IF_ERROR(cursor.postings.DecodeFrequencies());
+          }
+          score += scorer_.Score(cursor.idf, cursor.postings.tf(cursor.i),
+                                 cursor.postings.doc_length(cursor.i));
+          if (bounded && c + 1 < cursors.size()) {
+            double rest = score;
+            for (size_t k = c + 1; k < cursors.size(); ++k) {
+              rest += cursors[k].block_max;
+            }
+            if (rest <= top.worst().score) {
+              out = true;
+              break;
+            }
+          }
         }
-        top.Push({doc, score});
+        if (!out) top.Push({doc, score});
       }
     }
     return Finish(Extrapolate(std::move(hits), walked, skipped), top);
