@@ -121,6 +121,12 @@ TEST_F(PostingCacheTest, DenseListsGetABitsetOfTheirDocs) {
   EXPECT_EQ((*spike)->NextDoc(129), 130u);
   EXPECT_EQ((*spike)->NextDoc(298), 298u);
   EXPECT_EQ((*spike)->NextDoc(299), UINT32_MAX);
+  // Docs of the list before a doc, from a block's first doc: its index.
+  EXPECT_EQ((*spike)->Rank(0, 0), 0u);
+  EXPECT_EQ((*spike)->Rank(0, 128), 64u);    // 0, 2, ..., 126.
+  EXPECT_EQ((*spike)->Rank(128, 200), 36u);  // 128, ..., 198.
+  EXPECT_EQ((*spike)->Rank(1, 3), 1u);       // 2.
+  EXPECT_EQ((*spike)->Rank(0, 298), 149u);
 }
 
 // An Advance() by the bitset leaves the block to be found on demand: what

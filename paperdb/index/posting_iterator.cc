@@ -95,6 +95,14 @@ bool PostingIterator::LocateSlow() {
                      " is in its bitset but in none of its blocks")));
     return false;
   }
+  // Its index in the block is the number of the list's docs before it in
+  // the block: counted in the bitset, no doc gap decoded.
+  const uint32_t rank = list_->Rank(first_doc_, doc);
+  if (rank < block_.size()) {
+    index_ = rank;
+    doc_ = doc;
+    return true;
+  }
   index_ = block_.SeekDoc(index_, doc);
   if (index_ == block_.size() || block_.doc(index_) != doc) {
     Fail(block_.status().ok()

@@ -70,10 +70,34 @@ struct PostingList {
   // Lists this dense or denser get doc_bits.
   static constexpr uint32_t kDenseEvery = 32;
 
+  // Set bits of `x`, without relying on a popcnt instruction (the build
+  // targets baseline x86-64): the SWAR sum of "Hacker's Delight" 5-2.
+  static uint32_t PopCount(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
+  }
+
   // Whether `doc` is in the list. REQUIRES: !doc_bits.empty().
   bool Contains(uint32_t doc) const {
     const size_t word = doc >> 6;
     return word < doc_bits.size() && (doc_bits[word] >> (doc & 63) & 1) != 0;
+  }
+  // The number of the list's docs in [from, to): the index of `to`'s
+  // posting in a block whose first doc is `from`, without decoding it.
+  // REQUIRES: !doc_bits.empty(), from <= to.
+  uint32_t Rank(uint32_t from, uint32_t to) const {
+    size_t word = from >> 6;
+    const size_t last = to >> 6;
+    if (last >= doc_bits.size()) return UINT32_MAX;
+    uint64_t bits = doc_bits[word] & (~uint64_t{0} << (from & 63));
+    uint32_t rank = 0;
+    while (word < last) {
+      rank += PopCount(bits);
+      bits = doc_bits[++word];
+    }
+    return rank + PopCount(bits & ((uint64_t{1} << (to & 63)) - 1));
   }
   // The first doc id of the list >= `target`, or UINT32_MAX if none.
   // REQUIRES: !doc_bits.empty().

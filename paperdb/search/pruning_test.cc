@@ -132,6 +132,31 @@ TEST_F(PruningTest, ConjunctionCountIsExact) {
                 CountAll({"alpha", "bravo", "zulu"}));
 }
 
+// TermConjunction reads a dense list's postings by their rank in its bitset;
+// Explain() reads them through the iterator tree: the same scores.
+TEST_F(PruningTest, ConjunctionScoresAreTheExplainedScores) {
+  for (const char* q : {"alpha bravo", "alpha bravo delta", "bravo zulu"}) {
+    SCOPED_TRACE(q);
+    absl::StatusOr<Query> query = ParseQuery(q);
+    ASSERT_THAT(query, IsOk());
+    absl::StatusOr<ExpandedQuery> expanded =
+        ExpandQuery(*store_, *std::move(query));
+    ASSERT_THAT(expanded, IsOk());
+    const Searcher searcher(store_.get());
+    const SearchHits hits = Search(q, kPruned);
+    ASSERT_EQ(hits.top.size(), 10u);
+    for (const ScoredDoc& hit : hits.top) {
+      absl::StatusOr<std::vector<TermContribution>> terms = searcher.Explain(
+          expanded->query, Searcher::MatchedAs::kAllTerms, hit.doc);
+      ASSERT_THAT(terms, IsOk());
+      double sum = 0.0;
+      for (const TermContribution& t : *terms) sum += t.score;
+      EXPECT_NEAR(hit.score, sum, 1e-9) << hit.doc;
+      EXPECT_GT(sum, 0.0);
+    }
+  }
+}
+
 TEST_F(PruningTest, DisjunctionCountIsExact) {
   EXPECT_EQ(Search("xray OR zulu", kPrunedExact).total,
             CountAny({"xray", "zulu"}));

@@ -318,7 +318,18 @@ class Evaluation {
     // Whether `c`'s current block, which ends at or after `doc`, holds it;
     // c.i is then its posting.
     auto seek = [&](Cursor& c, uint32_t doc) -> absl::StatusOr<bool> {
-      if (c.list->blocks[c.block].first_doc > doc) return false;
+      const uint32_t first = c.list->blocks[c.block].first_doc;
+      if (first > doc) return false;
+      if (!c.list->doc_bits.empty() && c.list->Contains(doc)) {
+        // A dense list: the posting's index is the number of its docs
+        // before `doc` in the block, counted in the bitset; no doc gap is
+        // decoded.
+        PAPERDB_RETURN_IF_ERROR(decode(c, /*whole=*/false));
+        c.i = c.list->Rank(first, doc);
+        if (c.i < c.postings.size()) return true;
+        return absl::DataLossError(
+            "posting list: its bitset and its blocks disagree");
+      }
       PAPERDB_RETURN_IF_ERROR(decode(c, /*whole=*/true));
       // Only a malformed block has no doc >= `doc`.
       c.i = c.postings.SeekDoc(c.i, doc);
