@@ -102,6 +102,17 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
     return n;
   }
 
+  // Commits `first` papers of `first_text`, then `then` of `then_text`.
+  void CommitTwoKinds(int first, const std::string& first_text, int then,
+                      const std::string& then_text) {
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < first + then; ++d) {
+      papers.push_back(::paperdb::testing::MakePaper(
+          "k" + std::to_string(d), d < first ? first_text : then_text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+
   // Papers holding all of `words`, counted from the generated texts.
   uint64_t CountAll(const std::vector<std::string>& words) const {
     uint64_t n = 0;
@@ -239,17 +250,10 @@ class SkewedPruningTest : public PruningTest {
  protected:
   void SetUp() override {
     StoreFixture::SetUp();
-    std::vector<v1::Paper> papers;
-    for (int d = 0; d < 2020; ++d) {
-      v1::Paper& p = papers.emplace_back();
-      p.set_id("s" + std::to_string(d));
-      p.set_abstract(d < 20 ? "alpha alpha alpha bravo bravo bravo delta"
-                            : "alpha bravo golf hotel india kilo lima mike "
-                              "oscar papa quebec romeo sierra tango victor "
-                              "whiskey xray yankee zulu echo");
-      p.add_sources()->set_file_name("t.txt");
-    }
-    ASSERT_THAT(writer_->Commit(papers), IsOk());
+    CommitTwoKinds(20, "alpha alpha alpha bravo bravo bravo delta", 2000,
+                   "alpha bravo golf hotel india kilo lima mike oscar papa "
+                   "quebec romeo sierra tango victor whiskey xray yankee "
+                   "zulu echo");
   }
 };
 
@@ -261,15 +265,8 @@ class SloppyPhrasePruningTest : public PruningTest {
  protected:
   void SetUp() override {
     StoreFixture::SetUp();
-    std::vector<v1::Paper> papers;
-    for (int d = 0; d < 305; ++d) {
-      v1::Paper& p = papers.emplace_back();
-      p.set_id("z" + std::to_string(d));
-      p.set_abstract(d < 300 ? "zeta omega golf hotel india kilo"
-                             : "zeta zeta zeta zeta omega golf");
-      p.add_sources()->set_file_name("t.txt");
-    }
-    ASSERT_THAT(writer_->Commit(papers), IsOk());
+    CommitTwoKinds(300, "zeta omega golf hotel india kilo", 5,
+                   "zeta zeta zeta zeta omega golf");
   }
 };
 
