@@ -28,21 +28,24 @@ HealthService::ServingStatus HealthService::StatusOf(
                     : HealthCheckResponse::NOT_SERVING;
 }
 
-grpc::Status HealthService::Check(
-    grpc::ServerContext* /*context*/,
+grpc::ServerUnaryReactor* HealthService::Check(
+    grpc::CallbackServerContext* context,
     const grpc::health::v1::HealthCheckRequest* request,
     HealthCheckResponse* response) {
+  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   absl::ReaderMutexLock lock(&mu_);
   const ServingStatus status = StatusOf(request->service());
   if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
     const std::string& name = request->service();
-    return grpc::Status(
+    reactor->Finish(grpc::Status(
         grpc::StatusCode::NOT_FOUND,
         "unknown service '" +
-            (name.size() > 200 ? name.substr(0, 200) + "..." : name) + "'");
+            (name.size() > 200 ? name.substr(0, 200) + "..." : name) + "'"));
+    return reactor;
   }
   response->set_status(status);
-  return grpc::Status::OK;
+  reactor->Finish(grpc::Status::OK);
+  return reactor;
 }
 
 grpc::Status HealthService::Watch(

@@ -18,7 +18,11 @@
 
 namespace paperdb::rpc {
 
-class HealthService final : public grpc::health::v1::Health::Service {
+// Check uses gRPC's callback API, so that it costs what the query service's
+// calls do (docs/performance.md); Watch, a long stream, stays synchronous.
+class HealthService final
+    : public grpc::health::v1::Health::WithCallbackMethod_Check<
+          grpc::health::v1::Health::Service> {
  public:
   static constexpr int kMaxWatchers = 8;
 
@@ -32,9 +36,10 @@ class HealthService final : public grpc::health::v1::Health::Service {
   void Shutdown() ABSL_LOCKS_EXCLUDED(mu_);
 
   // NOT_FOUND for a service never set.
-  grpc::Status Check(grpc::ServerContext* context,
-                     const grpc::health::v1::HealthCheckRequest* request,
-                     grpc::health::v1::HealthCheckResponse* response) override;
+  grpc::ServerUnaryReactor* Check(
+      grpc::CallbackServerContext* context,
+      const grpc::health::v1::HealthCheckRequest* request,
+      grpc::health::v1::HealthCheckResponse* response) override;
 
   // Sends the current status, then every change, until the client cancels or
   // Shutdown() is called. Unknown services are reported SERVICE_UNKNOWN.
