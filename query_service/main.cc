@@ -19,7 +19,6 @@
 #include "absl/time/clock.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
-#include "paperdb/common/thread_pool.h"
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/rpc/auth.h"
 #include "paperdb/rpc/health_probe.h"
@@ -38,12 +37,7 @@ ABSL_FLAG(
     "fresh directory under $TMPDIR, removed at exit");
 ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
-ABSL_FLAG(int, max_threads, 64,
-          "maximum threads of gRPC's synchronous handlers (health Watch "
-          "streams); other calls run on gRPC's callback threads");
-ABSL_FLAG(int, search_threads, 64,
-          "most searches (SearchPapers, SimilarPapers) run at once; more "
-          "wait in a queue");
+ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");
@@ -88,12 +82,8 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
   paperdb::index::PostingCache::Default().SetCapacity(
       static_cast<size_t>(std::max(0, absl::GetFlag(FLAGS_posting_cache_mib)))
       << 20);
-  // Declared before the server, so that it outlives the calls it runs.
-  paperdb::ThreadPool search_pool(
-      static_cast<size_t>(absl::GetFlag(FLAGS_search_threads)));
   paperdb::query::QueryServiceOptions service_options;
   service_options.authenticator = &authenticator;
-  service_options.search_pool = &search_pool;
   service_options.max_search_time =
       absl::Milliseconds(absl::GetFlag(FLAGS_max_search_ms));
   paperdb::query::QueryServiceImpl service(engine->get(), service_options);
@@ -211,12 +201,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (absl::GetFlag(FLAGS_max_threads) < 2 ||
-      absl::GetFlag(FLAGS_search_threads) < 1 ||
       absl::GetFlag(FLAGS_catch_up_interval_ms) < 10 ||
       absl::GetFlag(FLAGS_drain_seconds) < 0 ||
       absl::GetFlag(FLAGS_shutdown_notice_seconds) < 0) {
     std::cerr << "query_service: need --max_threads >= 2, "
-                 "--search_threads >= 1, "
                  "--catch_up_interval_ms >= 10, --drain_seconds >= 0 and "
                  "--shutdown_notice_seconds >= 0\n";
     return 2;

@@ -8,111 +8,72 @@ namespace paperdb::query {
 
 using rpc::ToGrpcStatus;
 
-namespace {
-
-grpc::ServerUnaryReactor* Finish(grpc::CallbackServerContext* context,
-                                 const grpc::Status& status) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  reactor->Finish(status);
-  return reactor;
-}
-
-}  // namespace
-
 absl::Status QueryServiceImpl::Authorize(
-    const grpc::ServerContextBase& context) const {
+    const grpc::ServerContext& context) const {
   if (options_.authenticator == nullptr) return absl::OkStatus();
   return options_.authenticator->Authorize(context, rpc::Scope::kRead);
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::GetPaper(
-    grpc::CallbackServerContext* context, const v1::GetPaperRequest* request,
-    v1::Paper* response) {
+grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
+                                        const v1::GetPaperRequest* request,
+                                        v1::Paper* response) {
   if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return Finish(context, ToGrpcStatus(auth));
+    return ToGrpcStatus(auth);
   }
   absl::StatusOr<v1::Paper> paper = engine_->GetPaper(request->name());
-  if (!paper.ok()) return Finish(context, ToGrpcStatus(paper.status()));
+  if (!paper.ok()) return ToGrpcStatus(paper.status());
   *response = *std::move(paper);
-  return Finish(context, grpc::Status::OK);
+  return grpc::Status::OK;
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::BatchGetPapers(
-    grpc::CallbackServerContext* context,
-    const v1::BatchGetPapersRequest* request,
+grpc::Status QueryServiceImpl::BatchGetPapers(
+    grpc::ServerContext* context, const v1::BatchGetPapersRequest* request,
     v1::BatchGetPapersResponse* response) {
   if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return Finish(context, ToGrpcStatus(auth));
+    return ToGrpcStatus(auth);
   }
-  return Finish(context,
-                ToGrpcStatus(engine_->BatchGetPapers(*request, response)));
+  return ToGrpcStatus(engine_->BatchGetPapers(*request, response));
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::ListPapers(
-    grpc::CallbackServerContext* context, const v1::ListPapersRequest* request,
-    v1::ListPapersResponse* response) {
+grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* context,
+                                          const v1::ListPapersRequest* request,
+                                          v1::ListPapersResponse* response) {
   if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return Finish(context, ToGrpcStatus(auth));
+    return ToGrpcStatus(auth);
   }
-  return Finish(context, ToGrpcStatus(engine_->ListPapers(*request, response)));
+  return ToGrpcStatus(engine_->ListPapers(*request, response));
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::SearchPapers(
-    grpc::CallbackServerContext* context,
-    const v1::SearchPapersRequest* request,
+grpc::Status QueryServiceImpl::SearchPapers(
+    grpc::ServerContext* context, const v1::SearchPapersRequest* request,
     v1::SearchPapersResponse* response) {
-  return RunSearch(context, [this, context, request, response] {
-    return WithSearchLimit(
-        *context, "search", " (--max_search_ms); try fewer or rarer terms",
-        [&](const search::CancelFn& cancelled) {
-          return engine_->SearchPapers(*request, response, cancelled);
-        });
-  });
+  return WithSearchLimit(
+      *context, "search", " (--max_search_ms); try fewer or rarer terms",
+      [&](const search::CancelFn& cancelled) {
+        return engine_->SearchPapers(*request, response, cancelled);
+      });
 }
 
-grpc::ServerUnaryReactor* QueryServiceImpl::SimilarPapers(
-    grpc::CallbackServerContext* context,
-    const v1::SimilarPapersRequest* request,
+grpc::Status QueryServiceImpl::SimilarPapers(
+    grpc::ServerContext* context, const v1::SimilarPapersRequest* request,
     v1::SimilarPapersResponse* response) {
-  return RunSearch(context, [this, context, request, response] {
-    return WithSearchLimit(*context, "similar papers", " (--max_search_ms)",
-                           [&](const search::CancelFn& cancelled) {
-                             return engine_->SimilarPapers(*request, response,
-                                                           cancelled);
-                           });
-  });
-}
-
-grpc::ServerUnaryReactor* QueryServiceImpl::RunSearch(
-    grpc::CallbackServerContext* context,
-    absl::AnyInvocable<grpc::Status() &&> search) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
-  auto run = [reactor, search = std::move(search)]() mutable {
-    reactor->Finish(std::move(search)());
-  };
-  if (options_.search_pool == nullptr) {
-    run();
-  } else if (running_inline_.fetch_add(1, std::memory_order_relaxed) <
-             options_.inline_searches) {
-    run();
-    running_inline_.fetch_sub(1, std::memory_order_relaxed);
-  } else {
-    running_inline_.fetch_sub(1, std::memory_order_relaxed);
-    options_.search_pool->Schedule(std::move(run));
-  }
-  return reactor;
+  return WithSearchLimit(*context, "similar papers", " (--max_search_ms)",
+                         [&](const search::CancelFn& cancelled) {
+                           return engine_->SimilarPapers(*request, response,
+                                                         cancelled);
+                         });
 }
 
 grpc::Status QueryServiceImpl::WithSearchLimit(
-    grpc::CallbackServerContext& context, absl::string_view what,
+    const grpc::ServerContext& context, absl::string_view what,
     absl::string_view hint,
     const std::function<absl::Status(const search::CancelFn&)>& call) {
   if (absl::Status auth = Authorize(context); !auth.ok()) {
     return ToGrpcStatus(auth);
   }
-  // IsCancelled() takes a lock (on a sync server it even polled the call's
-  // completion queue, a third of a small search's time under load:
-  // docs/performance.md), so it is asked at most every few milliseconds.
+  // A sync server's IsCancelled() polls the call's completion queue, a
+  // futex wait that cost a third of a small search's time under load
+  // (docs/performance.md), so it is asked at most every few milliseconds.
   constexpr absl::Duration kCancelPollInterval = absl::Milliseconds(5);
   const absl::Time start = absl::Now();
   const absl::Time give_up = start + options_.max_search_time;

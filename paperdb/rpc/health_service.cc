@@ -28,24 +28,21 @@ HealthService::ServingStatus HealthService::StatusOf(
                     : HealthCheckResponse::NOT_SERVING;
 }
 
-grpc::ServerUnaryReactor* HealthService::Check(
-    grpc::CallbackServerContext* context,
+grpc::Status HealthService::Check(
+    grpc::ServerContext* /*context*/,
     const grpc::health::v1::HealthCheckRequest* request,
     HealthCheckResponse* response) {
-  grpc::ServerUnaryReactor* reactor = context->DefaultReactor();
   absl::ReaderMutexLock lock(&mu_);
   const ServingStatus status = StatusOf(request->service());
   if (status == HealthCheckResponse::SERVICE_UNKNOWN) {
     const std::string& name = request->service();
-    reactor->Finish(grpc::Status(
+    return grpc::Status(
         grpc::StatusCode::NOT_FOUND,
         "unknown service '" +
-            (name.size() > 200 ? name.substr(0, 200) + "..." : name) + "'"));
-    return reactor;
+            (name.size() > 200 ? name.substr(0, 200) + "..." : name) + "'");
   }
   response->set_status(status);
-  reactor->Finish(grpc::Status::OK);
-  return reactor;
+  return grpc::Status::OK;
 }
 
 grpc::Status HealthService::Watch(

@@ -18,11 +18,7 @@
 
 namespace paperdb::rpc {
 
-// Check uses gRPC's callback API, so that it costs what the query service's
-// calls do (docs/performance.md); Watch, a long stream, stays synchronous.
-class HealthService final
-    : public grpc::health::v1::Health::WithCallbackMethod_Check<
-          grpc::health::v1::Health::Service> {
+class HealthService final : public grpc::health::v1::Health::Service {
  public:
   static constexpr int kMaxWatchers = 8;
 
@@ -36,10 +32,9 @@ class HealthService final
   void Shutdown() ABSL_LOCKS_EXCLUDED(mu_);
 
   // NOT_FOUND for a service never set.
-  grpc::ServerUnaryReactor* Check(
-      grpc::CallbackServerContext* context,
-      const grpc::health::v1::HealthCheckRequest* request,
-      grpc::health::v1::HealthCheckResponse* response) override;
+  grpc::Status Check(grpc::ServerContext* context,
+                     const grpc::health::v1::HealthCheckRequest* request,
+                     grpc::health::v1::HealthCheckResponse* response) override;
 
   // Sends the current status, then every change, until the client cancels or
   // Shutdown() is called. Unknown services are reported SERVICE_UNKNOWN.

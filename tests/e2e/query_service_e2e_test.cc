@@ -7,7 +7,6 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/synchronization/notification.h"
 #include "gmock/gmock.h"
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
@@ -416,65 +415,6 @@ TEST_F(QueryServiceE2eTest, HealthWatchStreamsAreCapped) {
   EXPECT_EQ(streams.back()->Finish().error_code(),
             grpc::StatusCode::RESOURCE_EXHAUSTED);
   for (auto& context : contexts) context->TryCancel();
-}
-
-// Searches wait in the pool when it is busy; health checks and lookups,
-// served on gRPC's own threads, do not wait behind them.
-TEST_F(QueryServiceE2eTest, BusySearchPoolHoldsUpNeitherHealthNorLookups) {
-  ThreadPool pool(1);
-  query::QueryServiceImpl service(
-      engine_.get(),
-      query::QueryServiceOptions{.search_pool = &pool, .inline_searches = 0});
-  rpc::HealthService health;
-  health.SetServing("", true);
-  rpc::ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  auto started = rpc::StartServer(options, {&service}, &health);
-  ASSERT_TRUE(started.ok()) << started.status();
-  auto channel =
-      grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
-                          grpc::InsecureChannelCredentials());
-  auto query = v1::QueryService::NewStub(channel);
-  auto health_stub = grpc::health::v1::Health::NewStub(channel);
-  absl::Notification release;
-  pool.Schedule([&release] { release.WaitForNotification(); });
-
-  grpc::ClientContext search_context;
-  SetDeadline(&search_context);
-  v1::SearchPapersRequest search;
-  search.set_query("\"leading indicators\"");
-  v1::SearchPapersResponse found;
-  absl::Notification searched;
-  grpc::Status search_status;
-  query->async()->SearchPapers(&search_context, &search, &found,
-                               [&](grpc::Status status) {
-                                 search_status = std::move(status);
-                                 searched.Notify();
-                               });
-  grpc::ClientContext health_context;
-  SetDeadline(&health_context);
-  grpc::health::v1::HealthCheckResponse health_response;
-  const grpc::Status health_status = health_stub->Check(
-      &health_context, grpc::health::v1::HealthCheckRequest(),
-      &health_response);
-  grpc::ClientContext get_context;
-  SetDeadline(&get_context);
-  v1::GetPaperRequest get;
-  get.set_name("papers/nope");
-  v1::Paper paper;
-  const grpc::Status get_status = query->GetPaper(&get_context, get, &paper);
-  const bool searched_before_release = searched.HasBeenNotified();
-  release.Notify();
-  searched.WaitForNotification();
-
-  EXPECT_TRUE(health_status.ok()) << health_status.error_message();
-  EXPECT_EQ(health_response.status(),
-            grpc::health::v1::HealthCheckResponse::SERVING);
-  EXPECT_EQ(get_status.error_code(), grpc::StatusCode::NOT_FOUND);
-  EXPECT_FALSE(searched_before_release);
-  ASSERT_TRUE(search_status.ok()) << search_status.error_message();
-  EXPECT_EQ(found.total_size(), 1);
-  started->server->Shutdown();
 }
 
 TEST_F(QueryServiceE2eTest, HealthReportsServing) {

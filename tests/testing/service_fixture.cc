@@ -26,8 +26,7 @@ void ServiceFixture::SetUp() {
                                          (dir_ / "secondary").string());
   ASSERT_TRUE(engine.ok()) << engine.status();
   engine_ = *std::move(engine);
-  query_service_ = std::make_unique<query::QueryServiceImpl>(
-      engine_.get(), query::QueryServiceOptions{.search_pool = &search_pool_});
+  query_service_ = std::make_unique<query::QueryServiceImpl>(engine_.get());
   ingest_service_ = std::make_unique<ingest::IngestServiceImpl>(
       ingester_.get(), writer_.get(), store_.get());
   rpc::ServerOptions options;

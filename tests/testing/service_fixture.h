@@ -16,7 +16,6 @@
 #include "gtest/gtest.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
-#include "paperdb/common/thread_pool.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/rpc/health_service.h"
 #include "paperdb/rpc/server_runner.h"
@@ -58,7 +57,6 @@ class ServiceFixture : public StoreFixture {
 
   std::unique_ptr<ingest::Ingester> ingester_;
   std::unique_ptr<query::QueryEngine> engine_;
-  ThreadPool search_pool_{4};  // query_service_'s searches run here.
   std::unique_ptr<query::QueryServiceImpl> query_service_;
   std::unique_ptr<ingest::IngestServiceImpl> ingest_service_;
   rpc::HealthService health_;
