@@ -84,6 +84,10 @@ absl::StatusOr<std::unique_ptr<QueryEngine>> QueryEngine::Open(
 }
 
 absl::Status QueryEngine::CatchUp() {
+  // An idle writer is the usual case: then take no lock at all, since even a
+  // try-lock loop ends by waiting in line, holding back every new request
+  // behind a long-running search.
+  if (!store_->WriterChangedSinceCatchUp()) return absl::OkStatus();
   // After the writer flushed, a fresh secondary instance takes a while to
   // open: open it before taking the lock, so that requests wait only for
   // the switch.

@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <fstream>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/rocksdb_status.h"
@@ -70,6 +72,26 @@ std::string PrimaryFingerprint(const std::string& path) {
   std::sort(logs.begin(), logs.end());
   for (const std::string& log : logs) absl::StrAppend(&fingerprint, " ", log);
   return fingerprint;
+}
+
+// Everything a secondary could have to catch up with: the fingerprint, the
+// store's identity, and the sizes of the write-ahead logs (appended to on
+// every write) and MANIFESTs (appended to on every flush and compaction).
+std::string PrimaryChangeStamp(const std::string& path) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!absl::EndsWith(name, ".log") && !absl::StartsWith(name, "MANIFEST-")) {
+      continue;
+    }
+    std::error_code size_error;
+    const uintmax_t size = std::filesystem::file_size(entry.path(), size_error);
+    files.push_back(absl::StrCat(name, ":", size_error ? 0 : size));
+  }
+  std::sort(files.begin(), files.end());
+  return absl::StrCat(PrimaryFingerprint(path), "|", ReadIdentity(path), "|",
+                      absl::StrJoin(files, " "));
 }
 
 bool IsOurColumn(absl::string_view name) {
@@ -465,9 +487,23 @@ absl::Status Store::PrepareCatchUp() {
   return OpenSecondaryInstance(&pending_);
 }
 
+bool Store::WriterChangedSinceCatchUp() {
+  if (!secondary_) return false;
+  absl::MutexLock lock(&catch_up_mu_);
+  return PrimaryChangeStamp(path_) != caught_up_stamp_;
+}
+
 absl::Status Store::CatchUp() {
   if (!secondary_) return absl::OkStatus();
   absl::MutexLock lock(&catch_up_mu_);
+  // Taken first: a change made during the catch-up shows at the next check.
+  const std::string stamp = PrimaryChangeStamp(path_);
+  absl::Status status = CatchUpLocked();
+  if (status.ok()) caught_up_stamp_ = stamp;
+  return status;
+}
+
+absl::Status Store::CatchUpLocked() {
   // A secondary instance cannot follow a store that was deleted and
   // recreated at the same path: it would keep serving the old one.
   if (ReadIdentity(path_) != identity_) {

@@ -136,6 +136,13 @@ class Store {
   // instance still serving.
   absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
 
+  // Secondary only (false on a primary): whether the writer may have changed
+  // anything since the last successful CatchUp() (true before the first):
+  // its write-ahead logs, MANIFEST or CURRENT file changed size or name.
+  // A few file-system stats; reads may run during the call. When false,
+  // CatchUp() would apply nothing.
+  bool WriterChangedSinceCatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
+
   // Secondary only: if the writer flushed or reopened the store since the
   // last CatchUp(), opens the fresh secondary instance that the next
   // CatchUp() will switch to, so that readers wait only for the switch, not
@@ -174,6 +181,7 @@ class Store {
  private:
   Store(std::string path, bool secondary);
   absl::Status CheckSchema(bool create);
+  absl::Status CatchUpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(catch_up_mu_);
   static uint64_t NextInstanceId();
   // An open secondary RocksDB instance, not yet serving.
   struct SecondaryInstance {
@@ -198,6 +206,9 @@ class Store {
   // Secondary: PrimaryFingerprint() (store.cc) when db_ was opened.
   std::string fingerprint_;
   absl::Mutex catch_up_mu_;  // Serializes CatchUp() and PrepareCatchUp().
+  // Secondary: PrimaryChangeStamp() (store.cc) taken at the start of the
+  // last successful CatchUp(); empty before the first.
+  std::string caught_up_stamp_ ABSL_GUARDED_BY(catch_up_mu_);
   SecondaryInstance pending_ ABSL_GUARDED_BY(catch_up_mu_);
   // Handles must be destroyed before db_; ~Store() does it explicitly.
   std::unique_ptr<rocksdb::DB> db_;

@@ -210,6 +210,35 @@ TEST_F(StoreTest, SecondarySeesWritesAfterCatchUp) {
               StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
+TEST_F(StoreTest, SecondaryTellsWhetherTheWriterChangedAnything) {
+  auto primary = Store::OpenPrimary(db());
+  ASSERT_THAT(primary, IsOk());
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  EXPECT_TRUE((*reader)->WriterChangedSinceCatchUp());  // Never caught up.
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  EXPECT_FALSE((*reader)->WriterChangedSinceCatchUp());
+
+  WriteBatch batch;
+  batch.Put(Column::kTerms, "delay", "1");
+  ASSERT_THAT((*primary)->Write(batch), IsOk());
+  const bool after_write = (*reader)->WriterChangedSinceCatchUp();
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  const bool after_catch_up = (*reader)->WriterChangedSinceCatchUp();
+  ASSERT_THAT((*primary)->Flush(), IsOk());
+  const bool after_flush = (*reader)->WriterChangedSinceCatchUp();
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+
+  EXPECT_TRUE(after_write);
+  EXPECT_FALSE(after_catch_up);
+  EXPECT_TRUE(after_flush);
+  EXPECT_FALSE((*reader)->WriterChangedSinceCatchUp());
+  EXPECT_FALSE((*primary)->WriterChangedSinceCatchUp());  // Not a secondary.
+  auto value = (*reader)->Get(Column::kTerms, "delay");
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "1");
+}
+
 TEST_F(StoreTest, FlushedWritesAreReadBySecondary) {
   auto primary = Store::OpenPrimary(db());
   ASSERT_THAT(primary, IsOk());
