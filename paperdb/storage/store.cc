@@ -332,6 +332,12 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
   std::unique_ptr<Store> store(new Store(path, /*secondary=*/true));
   store->secondary_path_ = secondary_path;
   store->identity_ = ReadIdentity(path);
+  {
+    // Taken before opening, which replays the writer's logs: the first
+    // CatchUp() is needed only if the writer changed something since.
+    absl::MutexLock lock(&store->catch_up_mu_);
+    store->caught_up_stamp_ = PrimaryChangeStamp(path);
+  }
   PAPERDB_RETURN_IF_ERROR(store->OpenSecondaryDb());
   PAPERDB_RETURN_IF_ERROR(store->CheckSchema(/*create=*/false));
   return store;

@@ -137,7 +137,7 @@ class Store {
   absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
 
   // Secondary only (false on a primary): whether the writer may have changed
-  // anything since the last successful CatchUp() (true before the first):
+  // anything since the store was opened or last caught up successfully:
   // its write-ahead logs, MANIFEST or CURRENT file changed size or name.
   // A few file-system stats; reads may run during the call. When false,
   // CatchUp() would apply nothing.
