@@ -294,8 +294,9 @@ absl::Status QueryEngine::SearchPapers(
   }
 
   absl::ReaderMutexLock lock(&mu_);
-  PAPERDB_ASSIGN_OR_RETURN(search::ExpandedQuery expanded,
-                           search::ExpandQuery(*store_, std::move(parsed)));
+  PAPERDB_ASSIGN_OR_RETURN(
+      search::ExpandedQuery expanded,
+      search::ExpandQuery(*store_, std::move(parsed), cancelled));
   if (expanded.query.read_as_text) {
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(v1::QueryRewrite::KIND_READ_AS_TEXT);

@@ -21,12 +21,10 @@
 #include "absl/status/status.h"
 #include "paperdb/index/bm25.h"
 #include "paperdb/index/posting_iterator.h"
+#include "paperdb/search/cancel.h"
 #include "paperdb/search/doc_bitmap.h"
 
 namespace paperdb::search {
-
-// Returns true once the caller no longer wants the answer.
-using CancelFn = std::function<bool()>;
 
 using index::kNoMoreDocs;
 
@@ -98,10 +96,7 @@ class DocIterator {
   }
 
   // The status of a search stopped by its CancelFn.
-  static absl::Status Cancelled() {
-    return absl::CancelledError(
-        "search cancelled (deadline passed or client left)");
-  }
+  static absl::Status Cancelled() { return SearchCancelledError(); }
 
   // Non-OK once a store error or a malformed block stopped iteration (then
   // doc() == kNoMoreDocs).

@@ -96,7 +96,8 @@ QueryNode OrNode(std::vector<QueryNode> children, bool dismax,
 
 class Expander {
  public:
-  explicit Expander(const storage::Store& store) : store_(store) {}
+  Expander(const storage::Store& store, const CancelFn& cancelled)
+      : store_(store), cancelled_(cancelled) {}
 
   absl::StatusOr<ExpandedQuery> Run(Query query) {
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
@@ -109,6 +110,7 @@ class Expander {
         continue;
       }
       for (std::string& replacement : rewrite.replacements) {
+        if (IsCancelRequested(cancelled_)) return SearchCancelledError();
         PAPERDB_ASSIGN_OR_RETURN(replacement, SurfaceWord(store_, replacement));
       }
     }
@@ -165,6 +167,7 @@ class Expander {
   absl::Status ExpandPrefix(QueryNode* node) {
     std::vector<TermDf> found;
     for (const std::string& prefix : node->terms) {
+      if (IsCancelRequested(cancelled_)) return SearchCancelledError();
       PAPERDB_ASSIGN_OR_RETURN(std::vector<TermDf> more,
                                ScanTerms(store_, prefix, kMaxScannedTerms));
       for (TermDf& t : more) {
@@ -197,6 +200,7 @@ class Expander {
   }
 
   absl::Status ExpandTerm(QueryNode* node) {
+    if (IsCancelRequested(cancelled_)) return SearchCancelledError();
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node->terms[0]));
     dfs_[node->terms[0]] = df;
     if (node->word.empty()) return absl::OkStatus();
@@ -240,6 +244,9 @@ class Expander {
     for (it->Seek(first); it->Valid() && absl::StartsWith(it->key(), first) &&
                           scanned < kMaxScannedTerms;
          it->Next(), ++scanned) {
+      if ((scanned & 4095) == 0 && IsCancelRequested(cancelled_)) {
+        return SearchCancelledError();
+      }
       const std::u32string key = Decode(it->key());
       if (key.size() > word.size() + max_distance) continue;
       uint32_t d = EditDistance(stem, key, max_distance);
@@ -481,7 +488,8 @@ class Expander {
   }
 
   const storage::Store& store_;
-  size_t prefix_terms_ = 0;  // Terms all prefixes expanded to so far.
+  const CancelFn& cancelled_;  // Outlived by the caller's.
+  size_t prefix_terms_ = 0;    // Terms all prefixes expanded to so far.
   std::vector<QueryRewrite> rewrites_;
   absl::flat_hash_map<std::string, uint32_t> dfs_;
 };
@@ -520,8 +528,9 @@ uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
 }
 
 absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,
-                                          Query query) {
-  return Expander(store).Run(std::move(query));
+                                          Query query,
+                                          const CancelFn& cancelled) {
+  return Expander(store, cancelled).Run(std::move(query));
 }
 
 }  // namespace paperdb::search

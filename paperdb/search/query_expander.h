@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "paperdb/search/cancel.h"
 #include "paperdb/search/query.h"
 #include "paperdb/storage/store.h"
 
@@ -63,9 +64,12 @@ struct ExpandedQuery {
 absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
                                            const std::string& term);
 
-// Expands `query` as described above. Store errors.
+// Expands `query` as described above. Asks `cancelled` between terms, and
+// every few thousand dictionary entries scanned for spelling corrections:
+// CANCELLED (SearchCancelledError()) once it says so. Store errors.
 absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,
-                                          Query query);
+                                          Query query,
+                                          const CancelFn& cancelled = nullptr);
 
 // Damerau-Levenshtein distance (optimal string alignment) between `a` and
 // `b`, in code points, or max_distance + 1 if it exceeds `max_distance`.

@@ -131,8 +131,7 @@ class Evaluation {
     if (!cancelled_ || (steps_++ & 1023) != 0 || !cancelled_()) {
       return absl::OkStatus();
     }
-    return absl::CancelledError(
-        "search cancelled (deadline passed or client left)");
+    return SearchCancelledError();
   }
 
   absl::StatusOr<uint32_t> Df(const std::string& term) {

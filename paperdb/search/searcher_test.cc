@@ -382,6 +382,26 @@ TEST_F(CancellationTest, CountingADisjunctionOfPhrasesStopsWhenCancelled) {
   EXPECT_LE(asked, 3);  // Each level that checks stops at its next check.
 }
 
+// Found by a hostile test: expanding many prefixes (each to 64 terms, each
+// shown as a word read from a stored abstract) ignored the deadline.
+TEST_F(CancellationTest, ExpandingPrefixesStopsWhenCancelled) {
+  absl::StatusOr<Query> query = ParseQuery("1* OR 2* OR 3*");
+  ASSERT_THAT(query, IsOk());
+  int asked = 0;
+  absl::StatusOr<ExpandedQuery> expanded =
+      ExpandQuery(*store_, *query, [&asked] { return ++asked > 1; });
+  EXPECT_THAT(expanded.status(),
+              ::paperdb::testing::StatusIs(absl::StatusCode::kCancelled));
+  EXPECT_EQ(asked, 2);
+
+  absl::StatusOr<ExpandedQuery> whole =
+      ExpandQuery(*store_, *std::move(query), [] { return false; });
+  ASSERT_THAT(whole, IsOk());
+  ASSERT_EQ(whole->rewrites.size(), 3u);
+  EXPECT_EQ(whole->rewrites[1].original, "2*");
+  EXPECT_EQ(whole->rewrites[1].replacements.size(), kMaxPrefixTerms);
+}
+
 TEST_F(CancellationTest, NotCancelledTheSameSearchesFinish) {
   absl::StatusOr<Query> query =
       ParseQuery("\"alpha beta\" OR \"beta gamma\" OR \"gamma alpha\"");
