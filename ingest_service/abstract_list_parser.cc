@@ -93,6 +93,13 @@ std::vector<absl::string_view> Words(absl::string_view line) {
 // venue ("ICLR2024", "ICLR-2024").
 bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   if (absl::StartsWith(line, kBom)) line.remove_prefix(kBom.size());
+  // Every line of every file is asked: most are abstracts, which fail this
+  // test of the last word without being split into words.
+  const absl::string_view trimmed = text::StripUnicodeWhitespace(line);
+  if (!absl::EndsWith(trimmed, kChineseSuffix) &&
+      !absl::EndsWithIgnoreCase(trimmed, "list")) {
+    return false;
+  }
   std::vector<absl::string_view> words = Words(line);
   if (words.empty()) return false;
   if (absl::EndsWith(words.back(), kChineseSuffix)) {

@@ -84,6 +84,19 @@ struct Match {
   std::string name;
 };
 
+// Calls `visit(at)` for each occurrence of `needle` (" word": a space, then
+// a word) in `text`, in order. Looks for the word and then for the space
+// before it: spaces are everywhere, so a search led by one is slow.
+template <typename Visit>
+void ForEachSpaceWord(absl::string_view text, absl::string_view needle,
+                      Visit visit) {
+  const absl::string_view word = needle.substr(1);
+  for (size_t at = text.find(word, 1); at != absl::string_view::npos;
+       at = text.find(word, at + 1)) {
+    if (text[at - 1] == ' ') visit(at - 1);
+  }
+}
+
 // Leftmost-longest matches of the curated spellings, tried only where a
 // token starts (one pass over the text; a few comparisons per token).
 void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
@@ -98,6 +111,11 @@ void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
     for (const auto& [spelling, index] :
          catalog.by_first[static_cast<unsigned char>(text[at])]) {
       const size_t end = at + spelling.size();
+      // The second byte first: most spellings part from the text there.
+      if (end > text.size() ||
+          (spelling.size() > 1 && spelling[1] != text[at + 1])) {
+        continue;
+      }
       if (absl::StartsWith(text.substr(at), spelling) && EndsToken(text, end)) {
         matches->push_back(
             {{static_cast<uint32_t>(at), static_cast<uint32_t>(end)},
@@ -133,17 +151,16 @@ bool TokenBefore(absl::string_view text, size_t end, Match* match) {
 void PatternMatches(absl::string_view text, std::vector<Match>* matches) {
   for (absl::string_view head :
        {" dataset", " benchmark", " corpus", " suite"}) {
-    for (size_t at = text.find(head); at != absl::string_view::npos;
-         at = text.find(head, at + 1)) {
+    ForEachSpaceWord(text, head, [&](size_t at) {
       const size_t after = at + head.size();
-      if (IsAlnumAt(text, after) && text[after] != 's') continue;
+      if (IsAlnumAt(text, after) && text[after] != 's') return;
       Match match;
-      if (!TokenBefore(text, at, &match)) continue;
+      if (!TokenBefore(text, at, &match)) return;
       const absl::string_view before = text.substr(0, match.span.begin);
       if (absl::EndsWith(before, "the ") || absl::EndsWith(before, "The ")) {
         matches->push_back(std::move(match));
       }
-    }
+    });
   }
   for (absl::string_view cue : {"new dataset, ", "new benchmark, "}) {
     for (size_t at = text.find(cue); at != absl::string_view::npos;
@@ -205,31 +222,30 @@ bool EndsNounPhrase(absl::string_view text, size_t end) {
 void IntroducedAsData(absl::string_view text, std::vector<Match>* matches) {
   for (absl::string_view head :
        {" benchmark", " dataset", " evaluation", " corpus", " testbed"}) {
-    for (size_t at = text.find(head); at != absl::string_view::npos;
-         at = text.find(head, at + 1)) {
-      if (!EndsNounPhrase(text, at + head.size())) continue;
+    ForEachSpaceWord(text, head, [&](size_t at) {
+      if (!EndsNounPhrase(text, at + head.size())) return;
       // At most three words between the comma and the head, the first "a"
       // or "an".
       constexpr size_t kMaxGapBytes = 40;
       const size_t from = at > kMaxGapBytes ? at - kMaxGapBytes : 0;
       const size_t window_comma = text.substr(from, at - from).rfind(',');
-      if (window_comma == absl::string_view::npos) continue;
+      if (window_comma == absl::string_view::npos) return;
       const size_t comma = from + window_comma;
       const absl::string_view between = text.substr(comma + 1, at - comma - 1);
       if (!absl::StartsWith(between, " a ") &&
           !absl::StartsWith(between, " an ") && between != " a" &&
           between != " an") {
-        continue;
+        return;
       }
       if (between.find_first_of(".;:()") != absl::string_view::npos ||
           std::count(between.begin(), between.end(), ' ') > 3) {
-        continue;
+        return;
       }
       Match match;
       if (TokenBefore(text, comma, &match)) {
         matches->push_back(std::move(match));
       }
-    }
+    });
   }
 }
 

@@ -183,7 +183,7 @@ absl::Status ChangeSet::RemovePostings(absl::string_view term,
 
 absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
   // Document frequency changes, and the postings to take out, by term.
-  std::map<std::string, int64_t> df_delta;
+  // The postings to take out, by term.
   std::map<std::string, std::vector<uint32_t>> removals;
   // Postings of new papers, by term, in doc order.
   struct NewPosting {
@@ -211,7 +211,6 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     }
     for (const AnalyzedPaper::Term& term : analyzed.terms) {
       removals[term.term].push_back(paper->doc);
-      --df_delta[term.term];
     }
   }
   for (auto& [term, docs] : removals) {
@@ -242,11 +241,12 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
   added_terms.reserve(additions.size());
   for (const auto& entry : additions) added_terms.push_back(entry.first);
   std::sort(added_terms.begin(), added_terms.end());
+  PostingBlockBuilder block;
   for (const absl::string_view term : added_terms) {
     const std::vector<NewPosting>& postings = additions[term];
     for (size_t start = 0; start < postings.size();
          start += kMaxPostingsPerBlock) {
-      PostingBlockBuilder block;
+      block.Clear();
       const size_t end =
           std::min(postings.size(), start + kMaxPostingsPerBlock);
       for (size_t i = start; i < end; ++i) {
@@ -256,10 +256,31 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
       batch->Put(Column::kPostings,
                  storage::PostingKey(term, block.first_doc()), block.Finish());
     }
-    df_delta[std::string(term)] += static_cast<int64_t>(postings.size());
+  }
+  // Document frequency changes in term order, as the batch's other keys:
+  // the added terms (sorted) merged with the removed ones (a sorted map).
+  std::vector<std::pair<absl::string_view, int64_t>> deltas;
+  deltas.reserve(added_terms.size() + removals.size());
+  auto removed = removals.begin();
+  for (const absl::string_view term : added_terms) {
+    for (; removed != removals.end() && removed->first < term; ++removed) {
+      deltas.emplace_back(removed->first,
+                          -static_cast<int64_t>(removed->second.size()));
+    }
+    int64_t delta = static_cast<int64_t>(additions[term].size());
+    if (removed != removals.end() && removed->first == term) {
+      delta -= static_cast<int64_t>(removed->second.size());
+      ++removed;
+    }
+    deltas.emplace_back(term, delta);
+  }
+  for (; removed != removals.end(); ++removed) {
+    deltas.emplace_back(removed->first,
+                        -static_cast<int64_t>(removed->second.size()));
   }
   df_updates_.clear();
-  for (const auto& [term, delta] : df_delta) {
+  df_updates_.reserve(deltas.size());
+  for (const auto& [term, delta] : deltas) {
     if (delta == 0) continue;
     int64_t df = delta;
     if (auto known = dfs_->find(term); known != dfs_->end()) {

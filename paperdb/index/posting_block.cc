@@ -22,15 +22,28 @@ absl::Status Malformed(absl::string_view what) {
 }  // namespace
 
 void PostingBlockBuilder::Add(uint32_t doc, uint32_t doc_length,
-                              const std::vector<uint32_t>& positions) {
+                              absl::Span<const uint32_t> positions) {
   docs_.push_back(doc);
   tfs_.push_back(static_cast<uint32_t>(positions.size()));
   lengths_.push_back(doc_length);
-  positions_.insert(positions_.end(), positions.begin(), positions.end());
+  // Encoded now, not copied: a posting's positions are read once.
+  uint32_t prev_position = 0;
+  for (uint32_t position : positions) {
+    PutVarint32(position - prev_position, &positions_);
+    prev_position = position;
+  }
+}
+
+void PostingBlockBuilder::Clear() {
+  docs_.clear();
+  tfs_.clear();
+  lengths_.clear();
+  positions_.clear();
 }
 
 std::string PostingBlockBuilder::Finish() const {
   std::string body;
+  body.reserve(docs_.size() * 4);
   uint32_t prev = docs_.front();
   for (uint32_t doc : docs_) {
     PutVarint32(doc - prev, &body);
@@ -38,22 +51,15 @@ std::string PostingBlockBuilder::Finish() const {
   }
   for (uint32_t tf : tfs_) PutVarint32(tf, &body);
   for (uint32_t length : lengths_) PutVarint32(length, &body);
-  const size_t postings_bytes = body.size();
-  size_t p = 0;
-  for (uint32_t tf : tfs_) {
-    uint32_t prev_position = 0;
-    for (uint32_t j = 0; j < tf; ++j, ++p) {
-      PutVarint32(positions_[p] - prev_position, &body);
-      prev_position = positions_[p];
-    }
-  }
   std::string out;
+  out.reserve(5 * 5 + body.size() + positions_.size());
   PutVarint32(static_cast<uint32_t>(docs_.size()), &out);
   PutVarint32(docs_.back() - docs_.front(), &out);
   PutVarint32(*std::max_element(tfs_.begin(), tfs_.end()), &out);
   PutVarint32(*std::min_element(lengths_.begin(), lengths_.end()), &out);
-  PutVarint32(static_cast<uint32_t>(postings_bytes), &out);
+  PutVarint32(static_cast<uint32_t>(body.size()), &out);
   out += body;
+  out += positions_;
   return out;
 }
 

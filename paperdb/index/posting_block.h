@@ -22,6 +22,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace paperdb::index {
 
@@ -34,7 +35,10 @@ class PostingBlockBuilder {
   // >= the block's first doc), positions non-empty and ascending, fewer than
   // kMaxPostingsPerBlock postings added so far.
   void Add(uint32_t doc, uint32_t doc_length,
-           const std::vector<uint32_t>& positions);
+           absl::Span<const uint32_t> positions);
+
+  // Empties the builder for the next block, keeping its buffers.
+  void Clear();
 
   size_t count() const { return docs_.size(); }
   uint32_t first_doc() const { return docs_.front(); }
@@ -46,7 +50,7 @@ class PostingBlockBuilder {
   std::vector<uint32_t> docs_;
   std::vector<uint32_t> tfs_;
   std::vector<uint32_t> lengths_;
-  std::vector<uint32_t> positions_;  // All docs', concatenated.
+  std::string positions_;  // Every posting's position gaps, encoded.
 };
 
 // Just the header of a block, decodable without touching the postings.

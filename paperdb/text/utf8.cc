@@ -7,6 +7,15 @@
 #include "unicode/utf8.h"
 
 namespace paperdb::text {
+namespace {
+
+// Unicode's White_Space property of the ASCII byte `b` (U+0009..U+000D and
+// U+0020, as u_isUWhiteSpace() says), without a call into ICU.
+inline bool IsAsciiWhiteSpace(uint8_t b) {
+  return b == ' ' || (b >= '\t' && b <= '\r');
+}
+
+}  // namespace
 
 std::optional<size_t> FindInvalidUtf8(absl::string_view bytes) {
   const auto* s = reinterpret_cast<const uint8_t*>(bytes.data());
@@ -32,9 +41,13 @@ ByteSpan LongestNonSpaceRun(absl::string_view text) {
   int32_t run_start = 0;
   for (int32_t i = 0; i < length;) {
     const int32_t at = i;
-    UChar32 c;
-    U8_NEXT(s, i, length, c);
-    if (c >= 0 && !u_isUWhiteSpace(c)) continue;
+    if (s[i] < 0x80) {  // ASCII fast path.
+      if (!IsAsciiWhiteSpace(s[i++])) continue;
+    } else {
+      UChar32 c;
+      U8_NEXT(s, i, length, c);
+      if (c >= 0 && !u_isUWhiteSpace(c)) continue;
+    }
     if (static_cast<size_t>(at - run_start) > longest.length) {
       longest = {static_cast<size_t>(run_start),
                  static_cast<size_t>(at - run_start)};
@@ -67,6 +80,11 @@ absl::string_view StripUnicodeWhitespace(absl::string_view text) {
   int32_t start = 0;
   int32_t end = static_cast<int32_t>(text.size());
   while (start < end) {
+    if (s[start] < 0x80) {  // ASCII fast path.
+      if (!IsAsciiWhiteSpace(s[start])) break;
+      ++start;
+      continue;
+    }
     int32_t next = start;
     UChar32 c;
     U8_NEXT(s, next, end, c);
@@ -74,6 +92,11 @@ absl::string_view StripUnicodeWhitespace(absl::string_view text) {
     start = next;
   }
   while (end > start) {
+    if (s[end - 1] < 0x80) {  // ASCII fast path.
+      if (!IsAsciiWhiteSpace(s[end - 1])) break;
+      --end;
+      continue;
+    }
     int32_t prev = end;
     UChar32 c;
     U8_PREV(s, start, prev, c);
