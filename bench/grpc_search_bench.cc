@@ -21,6 +21,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
 
@@ -64,6 +65,9 @@ int main(int argc, char** argv) {
       paperdb::v1::SearchPapersRequest request;
       request.set_query(queries[i].second);
       request.set_page_size(10);
+      if (absl::EndsWith(queries[i].first, "_all")) {  // As search_bench.
+        request.set_matching_strategy(paperdb::v1::MATCHING_STRATEGY_ALL);
+      }
       paperdb::v1::SearchPapersResponse response;
       grpc::ClientContext context;
       context.set_deadline(std::chrono::system_clock::now() +

@@ -13,7 +13,7 @@ set xlabel "abstracts"
 set ylabel "p50 latency, ms"
 set grid
 set key top left font ",8"
-kinds = "common rare and2 and3 and4_6 or2_3 phrase all"
+kinds = "common rare and2 and3 and4_6 and4_6_all or2_3 phrase all"
 # Rows come by corpus size; sorted by kind, then size, each kind's points are
 # consecutive, so gnuplot joins them into one line.
 sorted = "< sort -k2,2 -k1,1n ".data

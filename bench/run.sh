@@ -148,6 +148,8 @@ same queries through its QueryParser (AND by default, OR, phrases), top 10 by BM
 count is an estimate. paperdb counts matches exactly up to 1,000 and estimates past that (as
 Xapian does, and Lucene; a single word's count is always exact); and when no paper holds all the words of an AND query, paperdb goes on to rank the
 papers holding any of them (most \`and4_6\` queries at 1M), where the peers stop with nothing.
+\`and4_6_all\` is the same 4-6 word queries with \`matching_strategy: MATCHING_STRATEGY_ALL\`
+(full matches only, \`SearchOptions::partial_matches\` false): the work the peers do for them.
 
 Each engine ran the query set ${RUNS} times, each time in a fresh process (\`timings\` counts the
 timed queries of all runs); every figure is the median over those runs, and the last column is

@@ -5,6 +5,11 @@
 //
 //   search_bench --db=DIR --queries=queries.tsv [--passes=3] [--per_query]
 //
+// A kind ending in "_all" is searched with full matches only
+// (SearchOptions::partial_matches false, MATCHING_STRATEGY_ALL over gRPC), as
+// the peers search; other kinds with the default (partial matches follow or
+// replace too few full ones).
+//
 // --per_query also prints, slowest first, each query's median latency, its
 // total and whether the total is estimated (for profiling); --check_totals
 // compares every estimated total with the exact count.
@@ -23,6 +28,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/index/posting_cache.h"
@@ -96,7 +102,10 @@ int main(int argc, char** argv) {
         std::cerr << "search_bench: " << expanded.status() << "\n";
         return 1;
       }
-      auto hits = searcher.Search(expanded->query, absl::GetFlag(FLAGS_top_k));
+      paperdb::search::SearchOptions options;
+      options.top_k = static_cast<size_t>(absl::GetFlag(FLAGS_top_k));
+      options.partial_matches = !absl::EndsWith(queries[i].first, "_all");
+      auto hits = searcher.Search(expanded->query, options);
       const auto end = std::chrono::steady_clock::now();
       if (!hits.ok()) {
         std::cerr << "search_bench: " << hits.status() << "\n";
@@ -133,6 +142,7 @@ int main(int argc, char** argv) {
       paperdb::search::SearchOptions options;
       options.top_k = static_cast<size_t>(absl::GetFlag(FLAGS_top_k));
       options.exact_total_up_to = UINT64_MAX;
+      options.partial_matches = !absl::EndsWith(queries[i].first, "_all");
       auto exact = searcher.Search(expanded->query, options);
       if (!exact.ok()) {
         std::cerr << "search_bench: " << exact.status() << "\n";

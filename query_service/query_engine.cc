@@ -285,8 +285,20 @@ absl::Status QueryEngine::SearchPapers(
                            ParseResultMask(request.read_mask()));
   PAPERDB_ASSIGN_OR_RETURN(search::Query parsed,
                            search::ParseQuery(request.query()));
+  if (!v1::MatchingStrategy_IsValid(request.matching_strategy())) {
+    return WithField(
+        absl::InvalidArgumentError(absl::StrCat(
+            "matching_strategy: unknown value ", request.matching_strategy(),
+            ": expected MATCHING_STRATEGY_ALL_THEN_SOME or "
+            "MATCHING_STRATEGY_ALL")),
+        "matching_strategy");
+  }
+  const bool all_terms =
+      request.matching_strategy() == v1::MATCHING_STRATEGY_ALL;
+  // Tokens of the default strategy stay as they were before it existed.
   const uint64_t fingerprint =
-      Hash64(absl::StrCat(request.query(), "\0", request.order_by()));
+      Hash64(absl::StrCat(request.query(), "\0", request.order_by(),
+                          all_terms ? absl::string_view("\0all", 4) : ""));
   uint64_t offset = 0;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(
@@ -324,6 +336,7 @@ absl::Status QueryEngine::SearchPapers(
   options.top_k = offset + page_size + 1;
   options.order = order;
   options.collect_matches = request.facet_fields_size() > 0;
+  options.partial_matches = !all_terms;
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
                            searcher.Search(expanded.query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));

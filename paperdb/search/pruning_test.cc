@@ -312,5 +312,43 @@ TEST_F(SkewedPruningTest, ConjunctionSkipsBlocksAndEstimates) {
   EXPECT_EQ(Search("alpha bravo -delta golf", kExhaustive).total, 2000u);
 }
 
+// Three dense lists whose docs interleave: "alpha" in the even docs of the
+// first 3,000, "bravo" in the odd ones, "echo" in all; only the last five
+// papers hold all three. Every earlier lead block overlaps the others'
+// blocks, yet no doc is in all three bitsets, so it is skipped undecoded;
+// the count and the top k must still be exact.
+class InterleavedDensePruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 3005; ++d) {
+      const char* text = d >= 3000    ? "alpha bravo echo golf"
+                         : d % 2 == 0 ? "alpha echo golf"
+                                      : "bravo echo golf";
+      papers.push_back(
+          ::paperdb::testing::MakePaper("i" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(InterleavedDensePruningTest, ConjunctionSkipsBlocksWithNoCommonDoc) {
+  for (const Mode mode : {kPruned, kPrunedExact, kExhaustive}) {
+    SCOPED_TRACE(mode);
+    const SearchHits hits = Search("alpha bravo echo", mode);
+    // Five full matches; papers with some of the words fill the page.
+    EXPECT_EQ(hits.full_total, 5u);
+    ASSERT_EQ(hits.full_matches, 5u);
+    std::vector<uint32_t> docs;
+    for (size_t i = 0; i < hits.full_matches; ++i) {
+      docs.push_back(hits.top[i].doc);
+    }
+    EXPECT_THAT(docs,
+                ::testing::ElementsAre(3000u, 3001u, 3002u, 3003u, 3004u));
+  }
+  EXPECT_EQ(Search("alpha echo golf", kPrunedExact).total, 1505u);
+}
+
 }  // namespace
 }  // namespace paperdb::search

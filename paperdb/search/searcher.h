@@ -73,6 +73,10 @@ struct SearchOptions {
   // collect_matches; other searches always count exactly). UINT64_MAX
   // counts every match.
   uint64_t exact_total_up_to = kExactTotalUpTo;
+  // Papers matching part of the query may follow the full matches (fewer
+  // than kFillBelow of them) or replace them (none: the any-term fallback).
+  // false: full matches only, a boolean AND.
+  bool partial_matches = true;
 };
 
 struct SearchHits {

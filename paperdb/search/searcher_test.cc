@@ -69,6 +69,34 @@ TEST_F(SearcherTest, AllTermsMustMatch) {
   EXPECT_FALSE(hits.any_terms);
 }
 
+TEST_F(SearcherTest, FullMatchesOnlyWhenPartialMatchesAreOff) {
+  absl::StatusOr<ExpandedQuery> expanded =
+      ExpandQuery(*store_, *ParseQuery("spiking neural delays"));
+  ASSERT_THAT(expanded, IsOk());
+  SearchOptions options;
+  options.partial_matches = false;
+  absl::StatusOr<SearchHits> hits =
+      Searcher(store_.get()).Search(expanded->query, options);
+  ASSERT_THAT(hits, IsOk());
+
+  // Only doc 0 holds all three words; the default adds 4, 1 and 3.
+  EXPECT_THAT(Docs(*hits), ::testing::ElementsAre(0u));
+  EXPECT_EQ(hits->total, 1u);
+  EXPECT_EQ(hits->full_matches, 1u);
+  EXPECT_EQ(hits->full_total, 1u);
+
+  // No paper holds both: nothing, where the default falls back to papers
+  // holding either.
+  expanded = ExpandQuery(*store_, *ParseQuery("synaptic graph"));
+  ASSERT_THAT(expanded, IsOk());
+  hits = Searcher(store_.get()).Search(expanded->query, options);
+  ASSERT_THAT(hits, IsOk());
+  EXPECT_EQ(hits->total, 0u);
+  EXPECT_TRUE(hits->top.empty());
+  EXPECT_FALSE(hits->any_terms);
+  EXPECT_THAT(Docs(Run("synaptic graph")), ::testing::ElementsAre(0u, 1u, 3u));
+}
+
 TEST_F(SearcherTest, HigherTermFrequencyRanksFirst) {
   const SearchHits hits = Run("delays spiking");
 

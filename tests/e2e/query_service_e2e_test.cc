@@ -326,6 +326,68 @@ TEST_F(QueryServiceE2eTest, NoAllTermsMatchFallsBackToAnyTerm) {
   EXPECT_THAT(response.results(0).paper().abstract(), HasSubstr("synapse"));
 }
 
+TEST_F(QueryServiceE2eTest, MatchingStrategyAllReturnsFullMatchesOnly) {
+  auto search = [&](const std::string& query, v1::MatchingStrategy strategy,
+                    const std::string& page_token,
+                    v1::SearchPapersResponse* response) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_page_size(1);
+    request.set_page_token(page_token);
+    request.set_matching_strategy(strategy);
+    return query_->SearchPapers(&context, request, response);
+  };
+  v1::SearchPapersResponse none;
+  ASSERT_TRUE(
+      search("synapse xylophone", v1::MATCHING_STRATEGY_ALL, "", &none).ok());
+  // No paper holds both words: nothing, where the default falls back.
+  EXPECT_EQ(none.total_size(), 0);
+  EXPECT_EQ(none.results_size(), 0);
+  EXPECT_EQ(none.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+
+  v1::SearchPapersResponse strict, loose;
+  ASSERT_TRUE(
+      search("spiking synaptic delays", v1::MATCHING_STRATEGY_ALL, "", &strict)
+          .ok());
+  ASSERT_TRUE(search("spiking synaptic delays",
+                     v1::MATCHING_STRATEGY_ALL_THEN_SOME, "", &loose)
+                  .ok());
+  EXPECT_EQ(strict.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+  EXPECT_EQ(strict.total_size(), strict.full_match_count());
+  EXPECT_EQ(loose.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
+  EXPECT_EQ(loose.full_match_count(), strict.total_size());
+  EXPECT_GT(loose.total_size(), strict.total_size());
+  ASSERT_EQ(strict.results_size(), 1);
+  EXPECT_EQ(strict.results(0).paper().id(), loose.results(0).paper().id());
+  EXPECT_FALSE(strict.results(0).partial_match());
+
+  // The strategy is part of the page token.
+  ASSERT_FALSE(loose.next_page_token().empty());
+  v1::SearchPapersResponse other;
+  EXPECT_EQ(search("spiking synaptic delays", v1::MATCHING_STRATEGY_ALL,
+                   loose.next_page_token(), &other)
+                .error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(QueryServiceE2eTest, UnknownMatchingStrategyIsInvalidArgument) {
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SearchPapersRequest request;
+  request.set_query("neural");
+  request.set_matching_strategy(static_cast<v1::MatchingStrategy>(7));
+  v1::SearchPapersResponse response;
+
+  const grpc::Status status =
+      query_->SearchPapers(&context, request, &response);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              HasSubstr("matching_strategy: unknown value 7"));
+}
+
 TEST_F(QueryServiceE2eTest, ListPapersPagesThroughAllSeventySix) {
   std::set<std::string> seen;
   std::string token;
