@@ -35,6 +35,7 @@
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
+#include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
 
 ABSL_FLAG(std::string, db, "", "paperdb store to search (opened read-only)");
@@ -85,7 +86,13 @@ int main(int argc, char** argv) {
   }
   paperdb::index::PostingCache::Default().SetCapacity(
       static_cast<size_t>(absl::GetFlag(FLAGS_posting_cache_mib)) << 20);
-  const paperdb::search::Searcher searcher(store->get());
+  // Read once, as query_service keeps them between catch-ups.
+  const auto stats = paperdb::storage::PaperTable(store->get()).Stats();
+  if (!stats.ok()) {
+    std::cerr << "search_bench: " << stats.status() << "\n";
+    return 1;
+  }
+  const paperdb::search::Searcher searcher(store->get(), &*stats);
   std::map<std::string, std::vector<double>> latency_ms;
   std::vector<std::vector<double>> query_ms(queries.size());
   std::vector<paperdb::search::SearchHits> query_hits(queries.size());

@@ -68,7 +68,16 @@ absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
 }
 
 QueryEngine::QueryEngine(std::unique_ptr<storage::Store> store)
-    : store_(std::move(store)), table_(store_.get()) {}
+    : store_(std::move(store)), table_(store_.get()) {
+  absl::WriterMutexLock lock(&mu_);
+  RefreshStats();
+}
+
+void QueryEngine::RefreshStats() {
+  absl::StatusOr<storage::v1::CorpusStats> stats = table_.Stats();
+  stats_valid_ = stats.ok();  // If not, each search reads them (and fails).
+  if (stats.ok()) stats_ = *std::move(stats);
+}
 
 QueryEngine::~QueryEngine() {
   stop_.Notify();
@@ -97,13 +106,16 @@ absl::Status QueryEngine::CatchUp() {
   for (int attempt = 0; attempt < 200; ++attempt) {
     if (mu_.WriterTryLock()) {
       const absl::Status status = store_->CatchUp();
+      RefreshStats();
       mu_.WriterUnlock();
       return status;
     }
     absl::SleepFor(absl::Milliseconds(1));
   }
   absl::WriterMutexLock lock(&mu_);
-  return store_->CatchUp();
+  const absl::Status status = store_->CatchUp();
+  RefreshStats();
+  return status;
 }
 
 void QueryEngine::StartCatchUpLoop(
@@ -329,7 +341,7 @@ absl::Status QueryEngine::SearchPapers(
       rewrite->add_replacements(replacement);
     }
   }
-  const search::Searcher searcher(store_.get());
+  const search::Searcher searcher(store_.get(), StatsOrNull());
   search::SearchOptions options;
   // One more than the page: whether a next page exists, even when the
   // total is estimated.
@@ -373,6 +385,7 @@ absl::Status QueryEngine::SearchPapers(
       NameFiltersOf(expanded.query.root);
   const bool more = hits.top.size() > offset + page_size;
   if (more) hits.top.resize(offset + page_size);
+  const ResultTrimmer trimmer(request.read_mask());
   std::vector<uint32_t> page_docs;
   for (size_t i = offset; i < hits.top.size(); ++i) {
     page_docs.push_back(hits.top[i].doc);
@@ -405,7 +418,7 @@ absl::Status QueryEngine::SearchPapers(
               hits.top[i].doc));
       AddExplanation(terms, result);
     }
-    TrimResult(request.read_mask(), result);
+    trimmer.Trim(result);
   }
   if (more) {
     response->set_next_page_token(
@@ -470,7 +483,7 @@ absl::Status QueryEngine::SimilarPapers(
   }
   if (any.children.empty()) return absl::OkStatus();
   query.root.children.push_back(std::move(any));
-  const search::Searcher searcher(store_.get());
+  const search::Searcher searcher(store_.get(), StatsOrNull());
   PAPERDB_ASSIGN_OR_RETURN(
       const search::SearchHits hits,
       searcher.Search(query, static_cast<size_t>(page_size) + 1, cancelled));

@@ -4,8 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "google/protobuf/util/field_mask_util.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/doc_positions.h"
@@ -99,10 +101,54 @@ absl::StatusOr<ResultMask> ParseResultMask(
   return out;
 }
 
-void TrimResult(const google::protobuf::FieldMask& mask,
-                v1::SearchResult* result) {
-  if (IsFullMask(mask)) return;
-  google::protobuf::util::FieldMaskUtil::TrimMessage(mask, result);
+ResultTrimmer::ResultTrimmer(const google::protobuf::FieldMask& mask)
+    : mask_(mask), all_(IsFullMask(mask)) {
+  if (all_) return;
+  const google::protobuf::Descriptor* result = v1::SearchResult::descriptor();
+  const google::protobuf::Descriptor* paper = v1::Paper::descriptor();
+  absl::flat_hash_set<std::string> whole;        // SearchResult fields.
+  absl::flat_hash_set<std::string> paper_parts;  // Paper fields.
+  for (const std::string& path : mask.paths()) {
+    const std::vector<absl::string_view> parts = absl::StrSplit(path, '.');
+    if (parts.size() == 1) {
+      whole.insert(path);
+    } else if (parts.size() == 2 && parts[0] == "paper") {
+      paper_parts.insert(std::string(parts[1]));
+    } else {
+      deep_ = true;
+      return;
+    }
+  }
+  for (int i = 0; i < result->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* field = result->field(i);
+    if (whole.contains(field->name())) continue;
+    if (field->name() == "paper" && !paper_parts.empty()) continue;
+    clear_.push_back(field);
+  }
+  if (whole.contains("paper") || paper_parts.empty()) return;
+  for (int i = 0; i < paper->field_count(); ++i) {
+    if (!paper_parts.contains(paper->field(i)->name())) {
+      paper_clear_.push_back(paper->field(i));
+    }
+  }
+}
+
+void ResultTrimmer::Trim(v1::SearchResult* result) const {
+  if (all_) return;
+  if (deep_) {
+    google::protobuf::util::FieldMaskUtil::TrimMessage(mask_, result);
+    return;
+  }
+  const google::protobuf::Reflection* reflection = result->GetReflection();
+  for (const google::protobuf::FieldDescriptor* field : clear_) {
+    reflection->ClearField(result, field);
+  }
+  if (paper_clear_.empty() || !result->has_paper()) return;
+  v1::Paper* paper = result->mutable_paper();
+  const google::protobuf::Reflection* paper_reflection = paper->GetReflection();
+  for (const google::protobuf::FieldDescriptor* field : paper_clear_) {
+    paper_reflection->ClearField(paper, field);
+  }
 }
 
 absl::StatusOr<std::vector<search::ByteSpan>> HighlightsOf(

@@ -43,10 +43,29 @@ struct ResultMask {
 absl::StatusOr<ResultMask> ParseResultMask(
     const google::protobuf::FieldMask& mask);
 
-// Clears every field of `result` that `mask` does not name; a no-op for a
-// mask of every field.
-void TrimResult(const google::protobuf::FieldMask& mask,
-                v1::SearchResult* result);
+// Clears the fields of SearchResults that a read_mask does not name, from a
+// plan made once per request: FieldMaskUtil::TrimMessage() parses the mask
+// again for every message (8% of a results page's server time). Masks of
+// SearchResult fields and of Paper fields under "paper." are applied with
+// the plan; deeper paths ("snippet.text") by TrimMessage(), with the same
+// outcome.
+class ResultTrimmer {
+ public:
+  // REQUIRES: ParseResultMask(mask).ok(). `mask` must outlive the trimmer.
+  explicit ResultTrimmer(const google::protobuf::FieldMask& mask);
+
+  // Clears every field of `result` that the mask does not name; a no-op for
+  // a mask of every field.
+  void Trim(v1::SearchResult* result) const;
+
+ private:
+  const google::protobuf::FieldMask& mask_;
+  bool all_ = true;    // No mask, or "*": nothing to clear.
+  bool deep_ = false;  // Paths deeper than the plan: TrimMessage().
+  std::vector<const google::protobuf::FieldDescriptor*> clear_;  // Whole.
+  // Fields of Paper to clear, when "paper" is named only by paths under it.
+  std::vector<const google::protobuf::FieldDescriptor*> paper_clear_;
+};
 
 // Where `units` (search::CollectMatchUnits() of a query: its highlightable
 // terms and phrases) match the abstract of `record`, paper `doc` of

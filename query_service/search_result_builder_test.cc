@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
+#include "google/protobuf/util/field_mask_util.h"
 #include "gtest/gtest.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/storage/paper_table.h"
@@ -114,6 +116,65 @@ TEST(ResultMaskTest, EmptyOrUnknownPathsAreInvalidNamingAtMost100Bytes) {
   EXPECT_LT(long_path.message().size(), 400u);  // Not 4,000.
   EXPECT_THAT(std::string(long_path.message()),
               ::testing::HasSubstr(std::string(100, 'x') + "...\""));
+}
+
+// A result with every field set, to trim.
+v1::SearchResult FullResult() {
+  v1::SearchResult result;
+  v1::Paper* paper = result.mutable_paper();
+  paper->set_name("papers/p");
+  paper->set_id("p");
+  paper->set_venue("ICLR");
+  paper->set_year(2024);
+  paper->set_abstract("We study graphs.");
+  paper->add_urls("https://github.com/a/b");
+  paper->set_word_count(3);
+  v1::Source* source = paper->add_sources();
+  source->set_file_name("a.txt");
+  source->set_line_number(3);
+  result.set_score(1.5);
+  result.add_highlights()->set_end_byte(8);
+  result.mutable_snippet()->set_text("We study");
+  result.add_explanation()->set_term("graph");
+  result.set_partial_match(true);
+  return result;
+}
+
+TEST(ResultTrimmerTest, KeepsWhatFieldMaskUtilKeeps) {
+  for (const std::vector<std::string>& paths :
+       std::vector<std::vector<std::string>>{
+           {"paper.name", "paper.venue", "paper.year", "score", "snippet"},
+           {"score"},
+           {"paper"},
+           {"paper", "paper.name"},
+           {"paper.abstract", "highlights"},
+           {"snippet.range", "score"},
+           {"snippet.text", "partial_match"},
+           {"explanation", "paper.urls"},
+           {"*"},
+           {}}) {
+    SCOPED_TRACE(absl::StrJoin(paths, ","));
+    const google::protobuf::FieldMask mask = Mask(paths);
+    ASSERT_THAT(ParseResultMask(mask), IsOk());
+    v1::SearchResult expected = FullResult();
+    if (!paths.empty() && paths[0] != "*") {
+      google::protobuf::util::FieldMaskUtil::TrimMessage(mask, &expected);
+    }
+    v1::SearchResult trimmed = FullResult();
+    ResultTrimmer(mask).Trim(&trimmed);
+    EXPECT_EQ(trimmed.DebugString(), expected.DebugString());
+  }
+  // What a results page keeps, spelled out.
+  v1::SearchResult page = FullResult();
+  ResultTrimmer(Mask({"paper.name", "paper.venue", "score"})).Trim(&page);
+  EXPECT_EQ(page.paper().name(), "papers/p");
+  EXPECT_EQ(page.paper().venue(), "ICLR");
+  EXPECT_TRUE(page.paper().abstract().empty());
+  EXPECT_EQ(page.paper().sources_size(), 0);
+  EXPECT_EQ(page.score(), 1.5);
+  EXPECT_FALSE(page.has_snippet());
+  EXPECT_EQ(page.highlights_size(), 0);
+  EXPECT_FALSE(page.partial_match());
 }
 
 }  // namespace

@@ -925,10 +925,15 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
   return true;
 }
 
-absl::StatusOr<index::Bm25Scorer> ScorerFor(const storage::Store& store,
-                                            index::Bm25Params params) {
-  storage::PaperTable table(&store);
-  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats, table.Stats());
+// BM25 over the store's statistics: `known` if given, else read.
+absl::StatusOr<index::Bm25Scorer> ScorerFor(
+    const storage::Store& store, const storage::v1::CorpusStats* known,
+    index::Bm25Params params) {
+  storage::v1::CorpusStats read;
+  if (known == nullptr) {
+    PAPERDB_ASSIGN_OR_RETURN(read, storage::PaperTable(&store).Stats());
+  }
+  const storage::v1::CorpusStats& stats = known != nullptr ? *known : read;
   index::CollectionStats collection;
   collection.doc_count = stats.doc_count();
   collection.avg_doc_length =
@@ -946,7 +951,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
                                             const CancelFn& cancelled) const {
   if (query.MatchesNothing()) return SearchHits{};
   PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
-                           ScorerFor(*store_, params_));
+                           ScorerFor(*store_, stats_, params_));
   Evaluation evaluation(*store_, scorer, cancelled);
   const QueryNode& root = query.root;
   if (root.children.size() == 1 && root.children[0].kind == Kind::kTerm &&
@@ -1019,7 +1024,7 @@ absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
   std::vector<TermContribution> out;
   if (query.MatchesNothing()) return out;
   PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
-                           ScorerFor(*store_, params_));
+                           ScorerFor(*store_, stats_, params_));
   const CancelFn never;  // Outlives the evaluation, which holds a reference.
   Evaluation evaluation(*store_, scorer, never);
   QueryNode any;

@@ -29,6 +29,7 @@
 #include "paperdb/search/doc_iterator.h"
 #include "paperdb/search/query.h"
 #include "paperdb/storage/store.h"
+#include "paperdb/storage/v1/records.pb.h"
 
 namespace paperdb::search {
 
@@ -101,6 +102,13 @@ class Searcher {
   explicit Searcher(const storage::Store* store, index::Bm25Params params = {})
       : store_(store), params_(params) {}
 
+  // With `stats`, the store's corpus statistics (PaperTable::Stats()) as the
+  // caller keeps them, read once instead of at every search. `stats` must
+  // outlive the searcher and match the store as it is searched.
+  Searcher(const storage::Store* store, const storage::v1::CorpusStats* stats,
+           index::Bm25Params params = {})
+      : store_(store), stats_(stats), params_(params) {}
+
   // The best `options.top_k` matches of `query` (already expanded) and the
   // count of all matches (SearchHits::total). `cancelled`, if set, is polled
   // during evaluation; once it returns true the search stops with CANCELLED.
@@ -129,7 +137,8 @@ class Searcher {
                                                         uint32_t doc) const;
 
  private:
-  const storage::Store* store_;  // Not owned.
+  const storage::Store* store_;                      // Not owned.
+  const storage::v1::CorpusStats* stats_ = nullptr;  // Not owned; optional.
   index::Bm25Params params_;
 };
 

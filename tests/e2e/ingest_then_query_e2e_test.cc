@@ -2,9 +2,13 @@
 // the query service runs becomes searchable after catch-up, and a bad file
 // is rejected without touching the store.
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ingest_service/ingester.h"
+#include "paperdb/search/query_expander.h"
+#include "paperdb/search/query_parser.h"
+#include "paperdb/search/searcher.h"
 #include "tests/testing/service_fixture.h"
 
 namespace paperdb::testing {
@@ -71,6 +75,43 @@ TEST_F(IngestThenQueryE2eTest,
   EXPECT_EQ(SearchTotal("zorblax"), 1);
   EXPECT_EQ(SearchTotal("tokenizer"), tokenizer_before + 2);
   EXPECT_EQ(PaperCount(), 78);
+}
+
+TEST_F(IngestThenQueryE2eTest, ScoresAfterCatchUpUseTheNewCorpusStatistics) {
+  // The query side keeps the corpus statistics (document count, average
+  // length) between catch-ups: after one, BM25 must use the new ones, as a
+  // searcher of the writer's store that reads them does.
+  auto top_score = [&] {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query("spiking");
+    v1::SearchPapersResponse response;
+    EXPECT_TRUE(query_->SearchPapers(&context, request, &response).ok());
+    return response.results_size() > 0 ? response.results(0).score() : -1.0;
+  };
+  auto reference = [&] {
+    absl::StatusOr<search::ExpandedQuery> expanded =
+        search::ExpandQuery(*store_, *search::ParseQuery("spiking"));
+    EXPECT_TRUE(expanded.ok());
+    absl::StatusOr<search::SearchHits> hits =
+        search::Searcher(store_.get()).Search(expanded->query, 1);
+    EXPECT_TRUE(hits.ok());
+    return hits.ok() && !hits->top.empty() ? hits->top[0].score : -2.0;
+  };
+  const double before = top_score();
+  EXPECT_DOUBLE_EQ(before, reference());
+  // Thirty papers without the word: its idf rises, and so does the score.
+  std::string content = "NeurIPS 2023 论文列表\n";
+  for (int i = 0; i < 30; ++i) {
+    absl::StrAppend(&content, "\nAn abstract about graphs, number ", i, ".\n");
+  }
+  ASSERT_TRUE(Ingest("more.txt", content).ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  const double after = top_score();
+  EXPECT_DOUBLE_EQ(after, reference());
+  EXPECT_GT(after, before);
 }
 
 TEST_F(IngestThenQueryE2eTest, BadFileIsRejectedAndStoresNothing) {
