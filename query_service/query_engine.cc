@@ -307,10 +307,12 @@ absl::Status QueryEngine::SearchPapers(
   }
   const bool all_terms =
       request.matching_strategy() == v1::MATCHING_STRATEGY_ALL;
-  // Tokens of the default strategy stay as they were before it existed.
-  const uint64_t fingerprint =
-      Hash64(absl::StrCat(request.query(), "\0", request.order_by(),
-                          all_terms ? absl::string_view("\0all", 4) : ""));
+  // What a page token is bound to, each part length-prefixed so that no
+  // two requests share it (a hostile test found "neural" ordered by "year"
+  // taking the token of "neuralyear").
+  const uint64_t fingerprint = Hash64(absl::StrCat(
+      request.query().size(), ":", request.query(), request.order_by().size(),
+      ":", request.order_by(), all_terms ? "all" : "some"));
   uint64_t offset = 0;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(

@@ -55,8 +55,9 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
   }
   if (payload != Payload(kind, fingerprint, position)) {
     return Invalid(
-        "token was issued for a different request (another method, query or "
-        "order_by); keep the request unchanged between pages");
+        "token was issued for a different request (another method, query, "
+        "order_by or matching_strategy); keep the request unchanged between "
+        "pages");
   }
   return position;
 }

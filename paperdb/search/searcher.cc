@@ -75,6 +75,10 @@ class Evaluation {
       : store_(store), scorer_(scorer), cancelled_(cancelled) {}
 
   absl::StatusOr<std::unique_ptr<DocIterator>> Build(const QueryNode& node) {
+    if (node.kind != Kind::kAnd && node.kind != Kind::kOr) {
+      // Before each leaf: its posting lists may have to be read.
+      PAPERDB_RETURN_IF_ERROR(CheckCancelledNow());
+    }
     switch (node.kind) {
       case Kind::kTerm: {
         PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node.terms[0]));
@@ -132,6 +136,13 @@ class Evaluation {
       return absl::OkStatus();
     }
     return SearchCancelledError();
+  }
+
+  // CANCELLED if `cancelled_` says so now: before reading a posting list,
+  // which may take a RocksDB read (a search's clock keeps running there).
+  absl::Status CheckCancelledNow() {
+    if (cancelled_ && cancelled_()) return SearchCancelledError();
+    return absl::OkStatus();
   }
 
   absl::StatusOr<uint32_t> Df(const std::string& term) {
@@ -255,6 +266,7 @@ class Evaluation {
       const std::string& term = node.children[c].terms[0];
       PAPERDB_ASSIGN_OR_RETURN(cursors[c].df, Df(term));
       if (cursors[c].df == 0) return hits;
+      PAPERDB_RETURN_IF_ERROR(CheckCancelledNow());
       PAPERDB_ASSIGN_OR_RETURN(
           cursors[c].list, index::PostingCache::Default().Get(store_, term));
       if (cursors[c].list->blocks.empty()) return hits;
@@ -650,6 +662,7 @@ class Evaluation {
     for (const std::string& term : terms) {
       PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
       if (df == 0) continue;
+      PAPERDB_RETURN_IF_ERROR(CheckCancelledNow());
       PAPERDB_ASSIGN_OR_RETURN(
           std::shared_ptr<const index::PostingList> list,
           index::PostingCache::Default().Get(store_, term));

@@ -410,6 +410,22 @@ TEST_F(CancellationTest, CountingADisjunctionOfPhrasesStopsWhenCancelled) {
   EXPECT_LE(asked, 3);  // Each level that checks stops at its next check.
 }
 
+// Found by a hostile test: building the clauses of a long disjunction
+// (each one reads its posting list, a RocksDB read when the list is not
+// cached) did not ask the CancelFn, so 200 OR'd phrases overran a 50 ms
+// limit by 15 to 20 times.
+TEST_F(CancellationTest, BuildingClausesStopsWhenCancelled) {
+  std::string text = "1";
+  for (int i = 2; i <= 40; ++i) absl::StrAppend(&text, " OR ", i * 7);
+  const auto [status, asked] = SearchCancelledLater(text);
+  EXPECT_EQ(status.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(asked, 2);  // Asked before each clause; cancelled at the 2nd.
+  const auto [and_status, and_asked] =
+      SearchCancelledLater("alpha beta gamma 7");
+  EXPECT_EQ(and_status.code(), absl::StatusCode::kCancelled);
+  EXPECT_EQ(and_asked, 2);
+}
+
 // Found by a hostile test: expanding many prefixes (each to 64 terms, each
 // shown as a word read from a stored abstract) ignored the deadline.
 TEST_F(CancellationTest, ExpandingPrefixesStopsWhenCancelled) {

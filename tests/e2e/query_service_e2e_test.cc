@@ -196,6 +196,35 @@ TEST_F(QueryServiceE2eTest, PageTokenOfAnotherQueryIsInvalidArgument) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// Found by a hostile test: the query and order_by were hashed together
+// without a separator, so "neural" by year and "neuralyear" by relevance
+// shared their tokens.
+TEST_F(QueryServiceE2eTest, PageTokenIsBoundToQueryAndOrderApart) {
+  auto search = [&](const std::string& query, const std::string& order_by,
+                    const std::string& token,
+                    v1::SearchPapersResponse* response) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_order_by(order_by);
+    request.set_page_size(2);
+    request.set_page_token(token);
+    return query_->SearchPapers(&context, request, response);
+  };
+  v1::SearchPapersResponse first;
+  ASSERT_TRUE(search("neural", "year", "", &first).ok());
+  ASSERT_FALSE(first.next_page_token().empty());
+  v1::SearchPapersResponse second;
+  const grpc::Status status =
+      search("neuralyear", "", first.next_page_token(), &second);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), HasSubstr("matching_strategy"));
+  v1::SearchPapersResponse again;
+  EXPECT_TRUE(search("neural", "year", first.next_page_token(), &again).ok());
+}
+
 TEST_F(QueryServiceE2eTest, WalkingAllPagesCollectsTotalSizeDistinctResults) {
   std::set<std::string> seen;
   std::string token;
