@@ -276,6 +276,9 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenPrimary(
   // The small "meta" family is written by every batch but rarely fills a
   // memtable; without a cap on the WAL it would keep every old log alive.
   options.max_total_wal_size = 64 << 20;
+  // Flushes of all families commit to the MANIFEST together, so a query
+  // side catching up never sees one family flushed and another not.
+  options.atomic_flush = true;
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* db = nullptr;
   const rocksdb::Status s =

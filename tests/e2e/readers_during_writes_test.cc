@@ -14,6 +14,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ingest_service/ingester.h"
+#include "paperdb/index/index_writer.h"
+#include "paperdb/storage/store.h"
 #include "query_service/query_engine.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/store_fixture.h"
@@ -133,6 +135,69 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
   EXPECT_GT(answers, kFiles);
   EXPECT_GE(states.size(), 3u);
   EXPECT_EQ(late_engine_answers, 20);
+}
+
+// Found by a hostile test: a one-shot ingest opens the store, replaces a
+// file, flushes every family and closes, again and again; a query engine
+// catching up meanwhile answered from one family flushed and another not
+// (scores from the new corpus statistics over the old postings, and
+// NOT_FOUND for papers the postings named). The families' flushes must
+// commit together (atomic_flush): every answer is one version or the other.
+class OneShotWritersTest : public StoreFixture {};
+
+TEST_F(OneShotWritersTest, EveryAnswerIsOneVersion) {
+  const std::string db = (dir_ / "db").string();
+  // Version A: 15 papers, 10 with the marker; B: 100 papers, 40 with it.
+  auto version = [](bool b) {
+    std::string content = "ICLR 2024 paper list\n";
+    const int papers = b ? 100 : 15;
+    const int marked = b ? 40 : 10;
+    for (int i = 0; i < papers; ++i) {
+      absl::StrAppend(&content, "\n", i < marked ? "zqmark" : "other",
+                      b ? " thing " : " item ", i, " common filler words.\n");
+    }
+    return content;
+  };
+  writer_.reset();
+  store_.reset();  // Each round below opens the store as a one-shot ingest.
+  std::atomic<bool> writing{true};
+  std::thread writer([&] {
+    for (int round = 0; round < 40; ++round) {
+      auto store = storage::Store::OpenPrimary(db);
+      ASSERT_THAT(store, IsOk());
+      auto index_writer = index::IndexWriter::Create(store->get());
+      ASSERT_THAT(index_writer, IsOk());
+      ingest::Ingester ingester(index_writer->get(), store->get());
+      ASSERT_THAT(ingester.IngestContent("f.txt", version(round % 2 == 0)),
+                  IsOk());
+      ASSERT_THAT((*store)->Flush(), IsOk());
+    }
+    writing = false;
+  });
+  auto engine = query::QueryEngine::Open(db, (dir_ / "secondary").string());
+  ASSERT_THAT(engine, IsOk());
+  int answers = 0;
+  std::set<int64_t> seen;
+  while (writing) {
+    ASSERT_THAT((*engine)->CatchUp(), IsOk());
+    absl::StatusOr<uint64_t> papers = (*engine)->DocumentCount();
+    ASSERT_THAT(papers, IsOk());
+    v1::SearchPapersRequest request;
+    request.set_query("zqmark");
+    v1::SearchPapersResponse response;
+    const absl::Status status = (*engine)->SearchPapers(request, &response);
+    ASSERT_THAT(status, IsOk());
+    if (*papers == 0) continue;  // Before the first commit.
+    const int64_t marked = response.total_size();
+    EXPECT_TRUE((*papers == 15 && marked == 10) ||
+                (*papers == 100 && marked == 40))
+        << *papers << " papers, " << marked << " marked";
+    seen.insert(marked);
+    ++answers;
+  }
+  writer.join();
+  EXPECT_GT(answers, 40);
+  EXPECT_EQ(seen.size(), 2u);  // Both versions were seen.
 }
 
 }  // namespace
