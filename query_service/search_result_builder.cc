@@ -87,10 +87,11 @@ absl::StatusOr<ResultMask> ParseResultMask(
       return absl::InvalidArgumentError(absl::StrCat(
           "read_mask path \"", path.substr(0, cut),
           cut < path.size() ? "...\"" : "\"",
-          " is not a field of SearchResult (fields: paper, score, "
-          "highlights, snippet, explanation, partial_match; paper.* as in "
-          "Paper; \"*\" alone for all; in JSON lowerCamelCase, e.g. "
-          "partialMatch)"));
+          " is not a field of SearchResult, or goes on past a repeated "
+          "one (fields: paper, score, highlights, snippet, explanation, "
+          "partial_match; paper.* as in Paper; a repeated field such as "
+          "paper.sources is named whole; \"*\" alone for all; in JSON "
+          "lowerCamelCase, e.g. partialMatch)"));
     }
     auto under = [&](absl::string_view field) {
       return path == field || absl::StartsWith(path, absl::StrCat(field, "."));

@@ -110,6 +110,13 @@ TEST(ResultMaskTest, EmptyOrUnknownPathsAreInvalidNamingAtMost100Bytes) {
   }
   EXPECT_EQ(ParseResultMask(Mask({"score", "*"})).status().code(),
             absl::StatusCode::kInvalidArgument);
+  // A path on past a repeated field is refused, and the message says why.
+  const absl::Status repeated =
+      ParseResultMask(Mask({"paper.sources.file_name"})).status();
+  EXPECT_EQ(repeated.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(repeated.message()),
+              ::testing::HasSubstr("goes on past a repeated one"));
+  EXPECT_THAT(ParseResultMask(Mask({"paper.sources"})), IsOk());
   const absl::Status long_path =
       ParseResultMask(Mask({std::string(4000, 'x')})).status();
   EXPECT_EQ(long_path.code(), absl::StatusCode::kInvalidArgument);
