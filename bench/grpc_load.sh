@@ -19,6 +19,7 @@ QS_PID=""
 cleanup() { [[ -n "$QS_PID" ]] && kill "$QS_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 
+: >"$WORK/log"  # Exists before the service starts: the port is read from it.
 "$BUILD_DIR/query_service/query_service" --db="$DB" --listen=127.0.0.1:0 \
   --max_concurrent_streams=1000 2>"$WORK/log" &
 QS_PID=$!

@@ -11,6 +11,7 @@ QS_PID=""
 cleanup() { [[ -n "$QS_PID" ]] && kill "$QS_PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
 "$BUILD_DIR/ingest_service/ingest_service" --db="$WORK/db" data/ >/dev/null
+: >"$WORK/log"  # Exists before the service starts: the port is read from it.
 "$BUILD_DIR/query_service/query_service" --db="$WORK/db" --listen=127.0.0.1:0 2>"$WORK/log" &
 QS_PID=$!
 for _ in $(seq 100); do

@@ -46,6 +46,7 @@ status=$?
 set -e
 [[ $status -eq 2 ]] && grep -q 'environment variable PAPERDB_CATCH_UP_INTERVAL_MS' <<<"$out" \
   || fail "bad environment flag: $status $out"
+: >"$WORK/qs.log"  # Exists before the service starts: the port is read from it.
 PAPERDB_CATCH_UP_INTERVAL_MS=100 "$QUERY" --db="$WORK/db" --listen=127.0.0.1:0 \
   --shutdown_notice_seconds=5 2>"$WORK/qs.log" &
 QS_PID=$!
@@ -101,6 +102,7 @@ QS_PID=""
 # ingest_service serve with a write token (from the environment): a file
 # streamed by a client without the token is refused, with it stored; then
 # listed and deleted.
+: >"$WORK/is.log"  # Exists before the service starts: the port is read from it.
 PAPERDB_WRITE_TOKEN=smoke-write-token-0123 "$INGEST" serve --db="$WORK/served" \
   --listen=127.0.0.1:0 2>"$WORK/is.log" &
 IS_PID=$!
