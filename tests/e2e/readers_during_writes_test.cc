@@ -5,6 +5,7 @@
 // query engine opened while the writer is busy works from its first call.
 
 #include <atomic>
+#include <chrono>
 #include <set>
 #include <string>
 #include <thread>
@@ -65,19 +66,27 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
 
   std::atomic<bool> writing{true};
   std::atomic<int> late_engine_answers{0};
+  // A pause after each write, so that even a slow reader (an ASan build,
+  // three searches a file) reads through several states of the store.
+  auto pause = [] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  };
   std::thread writer([&] {
     for (int f = 0; f < kFiles; ++f) {
       ASSERT_THAT(ingester.IngestContent(absl::StrCat("f", f, ".txt"),
                                          FileContent(f, 1)),
                   IsOk());
+      pause();
     }
     for (int f = 0; f < kFiles; f += 2) {  // Even files: a new version.
       ASSERT_THAT(ingester.IngestContent(absl::StrCat("f", f, ".txt"),
                                          FileContent(f, 2)),
                   IsOk());
+      pause();
     }
     for (int f = 1; f < kFiles; f += 4) {  // Some odd files: deleted.
       ASSERT_THAT(writer_->DeleteSource(absl::StrCat("f", f, ".txt")), IsOk());
+      pause();
     }
     writing = false;
   });
