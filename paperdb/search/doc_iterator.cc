@@ -185,6 +185,37 @@ class PhraseIterator final : public DocIterator {
     return end;
   }
   double BlockMaxScore() override { return block_max_; }
+  // An exact phrase (slop 0) then skips, unchecked, candidates whose words'
+  // term frequencies bound its score to `score` or less; a sloppy phrase has
+  // no such bound and checks every candidate.
+  void SetMinCompetitiveScore(double score) override {
+    if (slop_ == 0) min_competitive_ = score;
+  }
+  // The skipped candidates are low in word frequencies, so fewer of them
+  // hold the phrase than of all candidates: each stratum of frequency bound
+  // is estimated at the rate of matches per candidate seen in it before
+  // skipping began (the overall rate where it saw none).
+  uint64_t SkippedMatches(bool* skipped_any) const override {
+    uint64_t candidates = 0, matches = 0, skipped = 0;
+    for (size_t i = 0; i < kStrata; ++i) {
+      candidates += sample_candidates_[i];
+      matches += sample_matches_[i];
+      skipped += skipped_[i];
+    }
+    *skipped_any = skipped > 0;
+    if (skipped == 0 || candidates == 0) return 0;
+    double estimate = 0.0;
+    for (size_t i = 0; i < kStrata; ++i) {
+      if (skipped_[i] == 0) continue;
+      const double rate =
+          sample_candidates_[i] > 0
+              ? static_cast<double>(sample_matches_[i]) /
+                    static_cast<double>(sample_candidates_[i])
+              : static_cast<double>(matches) / static_cast<double>(candidates);
+      estimate += rate * static_cast<double>(skipped_[i]);
+    }
+    return static_cast<uint64_t>(estimate + 0.5);
+  }
   absl::Status status() const override {
     for (const auto& term : terms_) {
       if (!term->status().ok()) return term->status();
@@ -208,12 +239,43 @@ class PhraseIterator final : public DocIterator {
         doc_ = kNoMoreDocs;
         return;
       }
-      if (PositionsMatch()) {
-        doc_ = target;
-        return;
+      if (slop_ > 0) {
+        if (PositionsMatch()) {
+          doc_ = target;
+          return;
+        }
+      } else {
+        const uint32_t bound = FrequencyBound();
+        const size_t stratum = std::min<size_t>(bound, kStrata - 1);
+        if (min_competitive_ < 0.0) {
+          ++sample_candidates_[stratum];
+          if (PositionsMatch()) {
+            ++sample_matches_[stratum];
+            doc_ = target;
+            return;
+          }
+        } else if (scorer_.Score(idf_, bound,
+                                 terms_[0]->postings().doc_length()) <=
+                   min_competitive_) {
+          ++skipped_[stratum];
+        } else if (PositionsMatch()) {
+          doc_ = target;
+          return;
+        }
       }
       ++target;
     }
+  }
+
+  // A bound on the exact phrase's occurrences in the candidate: those of
+  // its rarest word there. BM25 grows with tf, so the phrase cannot score
+  // more than with this tf.
+  uint32_t FrequencyBound() {
+    uint32_t bound = UINT32_MAX;
+    for (const auto& term : terms_) {
+      bound = std::min(bound, term->postings().tf());
+    }
+    return bound;
   }
 
   bool PositionsMatch() {
@@ -229,9 +291,10 @@ class PhraseIterator final : public DocIterator {
     frequency_ = 0;
     if (slop_ == 0) {
       // Walk the positions of the word that occurs least in this paper
-      // (the anchor); every other word must stand at its offset from it.
-      // Candidates ascend, so each word's cursor only moves forward: a
-      // merge, linear in the positions.
+      // (the anchor); every other word must stand at its offset from it,
+      // looked up in a bitset of each word's positions in the paper: no
+      // data-dependent branches, where a merge of the sorted positions
+      // mispredicted at most of its steps.
       const size_t n = slots_.size();
       size_t anchor = 0;
       for (size_t k = 1; k < n; ++k) {
@@ -239,21 +302,32 @@ class PhraseIterator final : public DocIterator {
           anchor = k;
         }
       }
-      cursors_.assign(n, 0);
+      uint32_t last = 0;
+      for (const std::vector<uint32_t>& p : decoded) {
+        if (!p.empty()) last = std::max(last, p.back());
+      }
+      const size_t words = last / 64 + 1;
+      position_bits_.assign(decoded.size() * words, 0);
+      for (size_t i = 0; i < decoded.size(); ++i) {
+        uint64_t* const bits = &position_bits_[i * words];
+        for (const uint32_t at : decoded[i]) {
+          bits[at >> 6] |= uint64_t{1} << (at & 63);
+        }
+      }
+      const uint64_t limit = uint64_t{words} * 64;
       for (const uint32_t at : decoded[slots_[anchor]]) {
         if (at < anchor) continue;
-        const uint32_t start = at - static_cast<uint32_t>(anchor);
-        bool all = true;
-        for (size_t k = 0; k < n && all; ++k) {
-          if (k == anchor) continue;
-          const std::vector<uint32_t>& p = decoded[slots_[k]];
-          const uint32_t want = start + static_cast<uint32_t>(k);
-          size_t& c = cursors_[k];
-          while (c < p.size() && p[c] < want) ++c;
-          if (c == p.size()) return frequency_ > 0;  // No later match.
-          all = p[c] == want;
+        const uint64_t start = at - anchor;
+        uint64_t all = 1;
+        for (size_t k = 0; k < n; ++k) {
+          const uint64_t want = start + k;
+          if (want >= limit) {
+            all = 0;
+            break;
+          }
+          all &= position_bits_[slots_[k] * words + (want >> 6)] >> (want & 63);
         }
-        frequency_ += all;
+        frequency_ += static_cast<uint32_t>(all & 1);
       }
       return frequency_ > 0;
     }
@@ -282,15 +356,25 @@ class PhraseIterator final : public DocIterator {
   const index::Bm25Scorer& scorer_;
   const CancelFn& cancelled_;
   uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
-  double idf_ = 0.0;         // Sum over the phrase's words.
-  uint32_t frequency_ = 0;   // Occurrences in the current doc.
-  double block_max_ = 0.0;   // For the last ShallowAdvance().
+  // SetMinCompetitiveScore()'s score, -1 until it is called.
+  double min_competitive_ = -1.0;
+  // By frequency bound (FrequencyBound(), the last stratum for all above):
+  // candidates checked and matches found before skipping began, and
+  // candidates skipped unchecked since.
+  static constexpr size_t kStrata = 16;
+  uint64_t sample_candidates_[kStrata] = {};
+  uint64_t sample_matches_[kStrata] = {};
+  uint64_t skipped_[kStrata] = {};
+  double idf_ = 0.0;        // Sum over the phrase's words.
+  uint32_t frequency_ = 0;  // Occurrences in the current doc.
+  double block_max_ = 0.0;  // For the last ShallowAdvance().
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<size_t> slots_;  // Phrase position -> index in terms_.
   std::vector<size_t> order_;  // terms_ by ascending df.
   // Positions of each distinct term in the current candidate, reused.
   std::vector<std::vector<uint32_t>> positions_;
-  std::vector<size_t> cursors_;  // Per phrase position, into positions_.
+  // Per distinct term, a bitset of its positions in the current candidate.
+  std::vector<uint64_t> position_bits_;
   absl::Status status_;
 };
 

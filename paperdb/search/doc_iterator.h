@@ -80,6 +80,19 @@ class DocIterator {
   // ShallowAdvance(target) that returned `end`.
   virtual double BlockMaxScore() { return MaxScore(); }
 
+  // Dynamic pruning within one iterator (Lucene's
+  // Scorer.setMinCompetitiveScore): from now on a match that cannot score
+  // above `score` may be skipped, uncounted, when that saves work; calls
+  // never lower the score. Only for the root of a search ranked by score,
+  // once its count may be estimated. The default skips nothing.
+  virtual void SetMinCompetitiveScore(double score) { (void)score; }
+  // An estimate of the matches skipped so far by SetMinCompetitiveScore();
+  // *skipped_any says whether any candidate was skipped at all.
+  virtual uint64_t SkippedMatches(bool* skipped_any) const {
+    *skipped_any = false;
+    return 0;
+  }
+
   // Adds every remaining match (from doc() on) to `matches` and exhausts the
   // iterator: counting without scoring. A term reads doc ids only. Asks
   // `cancelled` (if set) every few thousand matches; CANCELLED, with the

@@ -350,5 +350,54 @@ TEST_F(InterleavedDensePruningTest, ConjunctionSkipsBlocksWithNoCommonDoc) {
   EXPECT_EQ(Search("alpha echo golf", kPrunedExact).total, 1505u);
 }
 
+// Each 100th paper holds "alpha bravo" three times: the top 10. Every block
+// of "alpha" and "bravo" (128 postings) also holds papers with each word
+// four times and the phrase once (each 32nd), whose frequencies put the
+// block's bound above the top 10, so no block is skipped. A third of the
+// other papers hold "alpha bravo" once, the rest "bravo alpha". A candidate
+// whose words occur once each cannot reach the top 10: the phrase skips it
+// unchecked, and estimates the count at the rate of such candidates (a
+// third), not at that of all candidates seen (more, with the repeated
+// papers).
+class PhraseCandidatePruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 4000; ++d) {
+      const char* text = d % 100 == 0 ? "alpha bravo alpha bravo alpha bravo"
+                         : d % 32 == 7
+                             ? "alpha alpha alpha alpha bravo bravo bravo bravo"
+                         : d % 3 == 0 ? "alpha bravo golf hotel india kilo"
+                                      : "bravo alpha golf hotel india kilo";
+      matches_ += d % 100 == 0 || d % 32 == 7 || d % 3 == 0;
+      papers.push_back(
+          ::paperdb::testing::MakePaper("f" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+  uint64_t matches_ = 0;
+};
+
+TEST_F(PhraseCandidatePruningTest, SkipsCandidatesBoundedByTermFrequency) {
+  const SearchHits reference = Search("\"alpha bravo\"", kExhaustive);
+  ASSERT_EQ(reference.total, matches_);
+  ASSERT_EQ(matches_, 1443u);
+  const SearchHits exact = Search("\"alpha bravo\"", kPrunedExact);
+  EXPECT_FALSE(exact.total_estimated);
+  EXPECT_EQ(exact.total, matches_);
+  for (const Mode mode : {kPruned, kPrunedEarly}) {
+    SCOPED_TRACE(mode);
+    const SearchHits pruned = Search("\"alpha bravo\"", mode);
+    EXPECT_TRUE(pruned.total_estimated);
+    EXPECT_NEAR(static_cast<double>(pruned.total), 1443.0, 0.03 * 1443);
+    ASSERT_EQ(pruned.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+      EXPECT_EQ(pruned.top[i].doc, 100 * i) << "rank " << i;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace paperdb::search

@@ -783,6 +783,9 @@ class Evaluation {
           window_bound = root.BlockMaxScore();
           have_window = true;
         }
+        if (may_skip && hits.total >= options.exact_total_up_to) {
+          root.SetMinCompetitiveScore(top.worst().score);
+        }
         // Ties go to the lower doc id, which came first.
         if (window_bound <= top.worst().score) {
           if (may_skip && hits.total >= options.exact_total_up_to &&
@@ -805,6 +808,10 @@ class Evaluation {
       root.Next();
     }
     PAPERDB_RETURN_IF_ERROR(root.status());
+    // Matches the root skipped by itself, counted among the walked ones.
+    bool root_skipped = false;
+    hits.total += root.SkippedMatches(&root_skipped);
+    hits.total_estimated |= root_skipped;
     if (skipped > 0) {
       hits = Extrapolate(std::move(hits), last + 1 - first - skipped, skipped);
     }
