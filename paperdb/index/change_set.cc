@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/common_grams.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/token_spans.h"
@@ -25,6 +26,9 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   const std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(paper.abstract());
   absl::flat_hash_map<absl::string_view, size_t> slot;
+  absl::flat_hash_map<std::string, size_t> gram_slot;
+  const text::AnalyzedToken* previous = nullptr;  // Not a compound.
+  bool previous_gram_word = false;
   for (const text::AnalyzedToken& token : tokens) {
     // The BM25 length counts content words, as Lucene's norms do behind a
     // stop filter: not stopwords (indexed only for phrases), and not a
@@ -33,6 +37,18 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
     auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);
+    if (token.compound) continue;
+    // Two adjacent stopwords: their common gram (common_grams.h).
+    const bool gram_word = IsCommonGramWord(token.term);
+    if (gram_word && previous_gram_word &&
+        previous->position + 1 == token.position) {
+      auto [gram, added] = gram_slot.emplace(
+          CommonGram(previous->term, token.term), analyzed.terms.size());
+      if (added) analyzed.terms.push_back({gram->first, {}});
+      analyzed.terms[gram->second].positions.push_back(previous->position);
+    }
+    previous = &token;
+    previous_gram_word = gram_word;
   }
   analyzed.token_spans = EncodeTokenSpans(tokens);
   // Typed fields: one posting each, at position 0 (field_terms.h).

@@ -4,6 +4,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/index/common_grams.h"
 #include "paperdb/index/posting_iterator.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/store_fixture.h"
@@ -39,6 +40,36 @@ TEST_F(IndexWriterTest, AddsPapersAndIndexesTheirTerms) {
   EXPECT_EQ(writer_->stats().doc_count(), 2u);
   // 4 + 2: "in" is a stopword, indexed for phrases but not counted.
   EXPECT_EQ(writer_->stats().total_doc_length_terms(), 6u);
+}
+
+// Adjacent stopwords get a common gram at the first one's position; a
+// compound between them (its parts are the words) does not break a pair,
+// and a content word does.
+TEST_F(IndexWriterTest, IndexesCommonGramsOfAdjacentStopwords) {
+  ASSERT_THAT(writer_->Commit({MakePaper(
+                  "p1", "State-of-the-art in the wild, and the rest of it.")}),
+              IsOk());
+  // state 0, of 1, the 2, art 3, in 4, the 5, wild 6, and 7, the 8, rest 9,
+  // of 10, it 11.
+  PostingIterator of_the(*store_, CommonGram("of", "the"));
+  ASSERT_EQ(of_the.doc(), 0u);
+  EXPECT_THAT(*of_the.Positions(), ElementsAre(1));
+  PostingIterator in_the(*store_, CommonGram("in", "the"));
+  ASSERT_EQ(in_the.doc(), 0u);
+  EXPECT_THAT(*in_the.Positions(), ElementsAre(4));
+  PostingIterator and_the(*store_, CommonGram("and", "the"));
+  ASSERT_EQ(and_the.doc(), 0u);
+  EXPECT_THAT(*and_the.Positions(), ElementsAre(7));
+  EXPECT_EQ(and_the.doc_length(), 4u);  // Content words only, no grams.
+  PostingIterator of_it(*store_, CommonGram("of", "it"));
+  ASSERT_EQ(of_it.doc(), 0u);
+  EXPECT_THAT(*of_it.Positions(), ElementsAre(10));
+  // "the art", "the wild": not two stopwords; "the in": not adjacent.
+  EXPECT_EQ(PostingIterator(*store_, CommonGram("the", "art")).doc(),
+            kNoMoreDocs);
+  EXPECT_EQ(PostingIterator(*store_, CommonGram("the", "in")).doc(),
+            kNoMoreDocs);
+  EXPECT_EQ(writer_->stats().total_doc_length_terms(), 4u);
 }
 
 TEST_F(IndexWriterTest, SecondCommitOfSamePapersChangesNothing) {

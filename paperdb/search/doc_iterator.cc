@@ -116,25 +116,27 @@ class TermIterator final : public DocIterator {
 class PhraseIterator final : public DocIterator {
  public:
   PhraseIterator(const storage::Store& store,
-                 const std::vector<std::string>& terms,
-                 const std::vector<uint32_t>& dfs, uint32_t slop,
+                 const std::vector<std::string>& words,
+                 const std::vector<uint32_t>& dfs,
+                 const std::vector<PhrasePart>& parts, uint32_t slop,
                  const index::Bm25Scorer& scorer, const CancelFn& cancelled)
-      : slop_(slop), scorer_(scorer), cancelled_(cancelled) {
+      : slop_(slop), scorer_(scorer), cancelled_(cancelled), words_(words) {
     absl::flat_hash_map<std::string, size_t> slot_of;
-    for (size_t i = 0; i < terms.size(); ++i) {
-      auto [it, inserted] = slot_of.emplace(terms[i], terms_.size());
+    for (const PhrasePart& part : parts) {
+      auto [it, inserted] = slot_of.emplace(part.term, terms_.size());
       if (inserted) {
-        terms_.push_back(std::make_unique<TermIterator>(store, terms[i], dfs[i],
-                                                        scorer, true));
+        terms_.push_back(std::make_unique<TermIterator>(store, part.term,
+                                                        part.df, scorer, true));
       }
       slots_.push_back(it->second);
+      offsets_.push_back(part.offset);
     }
     order_.resize(terms_.size());
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
     std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
       return terms_[a]->Cost() < terms_[b]->Cost();
     });
-    for (size_t slot : slots_) idf_ += scorer.Idf(terms_[slot]->Cost());
+    for (const uint32_t df : dfs) idf_ += scorer.Idf(df);
     doc_ = 0;
     Find(0);
   }
@@ -150,9 +152,9 @@ class PhraseIterator final : public DocIterator {
   }
   void Explain(std::vector<TermContribution>* out) override {
     std::string phrase = "\"";
-    for (size_t k = 0; k < slots_.size(); ++k) {
+    for (size_t k = 0; k < words_.size(); ++k) {
       if (k > 0) phrase += ' ';
-      phrase += terms_[slots_[k]]->postings().term();
+      phrase += words_[k];
     }
     phrase += '"';
     if (slop_ > 0) phrase += "~" + std::to_string(slop_);
@@ -279,6 +281,11 @@ class PhraseIterator final : public DocIterator {
   }
 
   bool PositionsMatch() {
+    if (slop_ == 0 && slots_.size() == 1) {
+      // One part (a common gram alone): each of its positions is a match.
+      frequency_ = terms_[0]->postings().tf();
+      return frequency_ > 0;
+    }
     std::vector<std::vector<uint32_t>>& decoded = positions_;
     decoded.resize(terms_.size());
     for (size_t i = 0; i < terms_.size(); ++i) {
@@ -316,11 +323,11 @@ class PhraseIterator final : public DocIterator {
       }
       const uint64_t limit = uint64_t{words} * 64;
       for (const uint32_t at : decoded[slots_[anchor]]) {
-        if (at < anchor) continue;
-        const uint64_t start = at - anchor;
+        if (at < offsets_[anchor]) continue;
+        const uint64_t start = at - offsets_[anchor];
         uint64_t all = 1;
         for (size_t k = 0; k < n; ++k) {
-          const uint64_t want = start + k;
+          const uint64_t want = start + offsets_[k];
           if (want >= limit) {
             all = 0;
             break;
@@ -369,8 +376,10 @@ class PhraseIterator final : public DocIterator {
   uint32_t frequency_ = 0;  // Occurrences in the current doc.
   double block_max_ = 0.0;  // For the last ShallowAdvance().
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
-  std::vector<size_t> slots_;  // Phrase position -> index in terms_.
-  std::vector<size_t> order_;  // terms_ by ascending df.
+  std::vector<std::string> words_;  // The phrase's words, for Explain().
+  std::vector<size_t> slots_;       // Phrase part -> index in terms_.
+  std::vector<uint32_t> offsets_;   // Phrase part -> its word's offset.
+  std::vector<size_t> order_;       // terms_ by ascending df.
   // Positions of each distinct term in the current candidate, reused.
   std::vector<std::vector<uint32_t>> positions_;
   // Per distinct term, a bitset of its positions in the current candidate.
@@ -563,12 +572,12 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
 }
 
 std::unique_ptr<DocIterator> NewPhraseIterator(
-    const storage::Store& store, const std::vector<std::string>& terms,
-    const std::vector<uint32_t>& dfs, uint32_t slop,
-    const index::Bm25Scorer& scorer, const CancelFn& cancelled) {
-  if (terms.empty()) return NewEmptyIterator();
-  return std::make_unique<PhraseIterator>(store, terms, dfs, slop, scorer,
-                                          cancelled);
+    const storage::Store& store, const std::vector<std::string>& words,
+    const std::vector<uint32_t>& dfs, const std::vector<PhrasePart>& parts,
+    uint32_t slop, const index::Bm25Scorer& scorer, const CancelFn& cancelled) {
+  if (parts.empty()) return NewEmptyIterator();
+  return std::make_unique<PhraseIterator>(store, words, dfs, parts, slop,
+                                          scorer, cancelled);
 }
 
 std::unique_ptr<DocIterator> NewAndIterator(

@@ -129,17 +129,27 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
                                              const index::Bm25Scorer& scorer,
                                              bool scored = true);
 
-// Papers holding `terms` at consecutive positions (slop 0), or all within a
-// window of terms.size() - 1 + slop positions in any order (slop > 0).
+// One posting list a phrase reads: a word, or a common gram of two
+// (paperdb/index/common_grams.h), standing `offset` words into the phrase.
+struct PhrasePart {
+  std::string term;
+  uint32_t df = 0;      // Papers holding `term`: how rare it is.
+  uint32_t offset = 0;  // Of its (first) word in the phrase.
+};
+
+// Papers holding the phrase `words` (dfs: each word's document frequency):
+// every part of `parts` at its offset from a common start (slop 0), or,
+// with slop > 0 (where `parts` must be the words, offsets 0, 1, ...), all
+// words within a window of words.size() - 1 + slop positions in any order.
 // Scored as one term, as Lucene scores phrases: BM25 with tf = occurrences
-// of the phrase, idf = the sum of its words' idfs. `dfs` parallels `terms`.
-// A candidate (a paper with every word) can fail its positions check, so a
+// of the phrase, idf = the sum of its words' idfs.
+// A candidate (a paper with every part) can fail its positions check, so a
 // single Next() may examine many; `cancelled` (if set) is asked every few
 // thousand, and once it says so the iterator ends with status() CANCELLED.
 std::unique_ptr<DocIterator> NewPhraseIterator(
-    const storage::Store& store, const std::vector<std::string>& terms,
-    const std::vector<uint32_t>& dfs, uint32_t slop,
-    const index::Bm25Scorer& scorer, const CancelFn& cancelled);
+    const storage::Store& store, const std::vector<std::string>& words,
+    const std::vector<uint32_t>& dfs, const std::vector<PhrasePart>& parts,
+    uint32_t slop, const index::Bm25Scorer& scorer, const CancelFn& cancelled);
 
 // Papers matching every one of `required` (at least one) and none of
 // `excluded`. Scores sum the required children's.

@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/common_grams.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/index/posting_iterator.h"
@@ -92,7 +93,24 @@ class Evaluation {
           if (df == 0) return NewEmptyIterator();
           dfs.push_back(df);
         }
-        return NewPhraseIterator(store_, node.terms, dfs, node.slop, scorer_,
+        // An exact phrase reads each pair of adjacent stopwords as their
+        // common gram, one short list for two of the longest.
+        std::vector<PhrasePart> parts;
+        const std::vector<std::string>& words = node.terms;
+        for (size_t i = 0; i < words.size(); ++i) {
+          if (node.slop == 0 && i + 1 < words.size() &&
+              index::IsCommonGramWord(words[i]) &&
+              index::IsCommonGramWord(words[i + 1])) {
+            std::string gram = index::CommonGram(words[i], words[i + 1]);
+            PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(gram));
+            if (df == 0) return NewEmptyIterator();
+            parts.push_back({std::move(gram), df, static_cast<uint32_t>(i)});
+            ++i;
+            continue;
+          }
+          parts.push_back({words[i], dfs[i], static_cast<uint32_t>(i)});
+        }
+        return NewPhraseIterator(store_, words, dfs, parts, node.slop, scorer_,
                                  cancelled_);
       }
       case Kind::kField: {

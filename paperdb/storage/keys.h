@@ -32,8 +32,9 @@ namespace paperdb::storage {
 
 // Version 2 added the "sources" family (updates and deletes). Version 3
 // changed the terms (diacritics folded, joined hyphenated compounds), so
-// older postings would not match new queries.
-inline constexpr int kSchemaVersion = 3;
+// older postings would not match new queries. Version 4 added common grams
+// (paperdb/index/common_grams.h), which phrase queries rely on.
+inline constexpr int kSchemaVersion = 4;
 
 // Column families, in the order they are created.
 enum class Column {

@@ -82,7 +82,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "3");
+  EXPECT_EQ(*version, "4");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {
