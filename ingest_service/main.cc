@@ -116,7 +116,9 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
             << (files->size() == 1 ? " file, " : " files, ") << t.added
             << " added, " << t.updated << " updated, " << t.unchanged
             << " unchanged, " << t.removed << " removed, " << t.skipped
-            << " skipped, " << t.rejected << " paragraphs rejected, "
+            << " skipped, " << t.rejected
+            << (t.rejected == 1 ? " paragraph rejected, "
+                                : " paragraphs rejected, ")
             << report.rejected
             << (report.rejected == 1 ? " file rejected\n"
                                      : " files rejected\n");

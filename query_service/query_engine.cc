@@ -40,8 +40,9 @@ constexpr int kMaxSnippetCodePoints = 4000;
 // coerced to the maximum.
 absl::StatusOr<int> PageSize(int requested, int default_size, int max_size) {
   if (requested < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("page_size must not be negative, got ", requested));
+    return WithField(absl::InvalidArgumentError(absl::StrCat(
+                         "page_size must not be negative, got ", requested)),
+                     "page_size");
   }
   if (requested == 0) return default_size;
   return std::min(requested, max_size);

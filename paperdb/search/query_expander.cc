@@ -364,17 +364,17 @@ class Expander {
       return absl::OkStatus();
     }
     if (node->kind == Kind::kPhrase && !node->excluded && node->slop == 0) {
-      PAPERDB_ASSIGN_OR_RETURN(std::optional<std::string> acronym,
+      PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                AcronymOf(node->terms));
       if (acronym.has_value()) {
         rewrites_.push_back({QueryRewrite::Kind::kAcronym,
                              absl::StrJoin(node->terms, " "),
                              node->position,
-                             {*acronym}});
+                             {acronym->display}});
         const uint32_t position = node->position;
         std::vector<QueryNode> alternatives;
         alternatives.push_back(std::move(*node));
-        alternatives.push_back(TermNode(*std::move(acronym), position));
+        alternatives.push_back(TermNode(std::move(acronym->term), position));
         *node = OrNode(std::move(alternatives), true, position, false);
         node->expansion = true;
       }
@@ -395,7 +395,7 @@ class Expander {
           words.push_back(c[k].terms[0]);
         }
         if (words.size() != n) continue;
-        PAPERDB_ASSIGN_OR_RETURN(std::optional<std::string> acronym,
+        PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                  AcronymOf(words));
         if (!acronym.has_value()) continue;
         std::vector<std::string> typed;
@@ -405,7 +405,7 @@ class Expander {
         rewrites_.push_back({QueryRewrite::Kind::kAcronym,
                              absl::StrJoin(typed, " "),
                              c[i].position,
-                             {*acronym}});
+                             {acronym->display}});
         QueryNode all;
         all.kind = Kind::kAnd;
         all.position = c[i].position;
@@ -414,7 +414,8 @@ class Expander {
         }
         std::vector<QueryNode> alternatives;
         alternatives.push_back(std::move(all));
-        alternatives.push_back(TermNode(*std::move(acronym), c[i].position));
+        alternatives.push_back(
+            TermNode(std::move(acronym->term), c[i].position));
         c[i] = OrNode(std::move(alternatives), true, c[i].position, false);
         c[i].expansion = true;
         c.erase(c.begin() + static_cast<ptrdiff_t>(i) + 1,
@@ -426,7 +427,14 @@ class Expander {
   }
 
   // The analyzed acronym whose expansion's content terms are `terms`.
-  absl::StatusOr<std::optional<std::string>> AcronymOf(
+  // An acronym the corpus defines for an expansion: its index term, and
+  // the acronym as a paper writes it (for the rewrite).
+  struct Acronym {
+    std::string term;
+    std::string display;
+  };
+
+  absl::StatusOr<std::optional<Acronym>> AcronymOf(
       const std::vector<std::string>& terms) {
     std::vector<std::string> content;
     for (const std::string& term : terms) {
@@ -448,7 +456,7 @@ class Expander {
     std::vector<text::AnalyzedToken> tokens =
         text::ThreadLocalAnalyzer().Analyze(parts.display);
     if (tokens.size() != 1) return std::nullopt;
-    return std::move(tokens[0].term);
+    return Acronym{std::move(tokens[0].term), std::string(parts.display)};
   }
 
   // A top-level conjunction of too many words keeps the rarest.

@@ -341,8 +341,21 @@ TEST_F(QueryServiceE2eTest, StopwordOnlyQueryIsEmptyNotAnError) {
 TEST_F(QueryServiceE2eTest, NegativePageSizeIsInvalidArgument) {
   v1::SearchPapersResponse response;
 
-  EXPECT_EQ(Search("neural", &response, -1).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
+  const grpc::Status status = Search("neural", &response, -1);
+
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "page_size must not be negative, got -1");
+  // The field it is about, machine-readable (a fresh-user review found none).
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  google::rpc::BadRequest bad_request;
+  bool found = false;
+  for (const auto& detail : details.details()) {
+    if (detail.UnpackTo(&bad_request)) found = true;
+  }
+  ASSERT_TRUE(found);
+  ASSERT_EQ(bad_request.field_violations_size(), 1);
+  EXPECT_EQ(bad_request.field_violations(0).field(), "page_size");
 }
 
 TEST_F(QueryServiceE2eTest, NoAllTermsMatchFallsBackToAnyTerm) {
