@@ -26,9 +26,8 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   const std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(paper.abstract());
   absl::flat_hash_map<absl::string_view, size_t> slot;
-  absl::flat_hash_map<std::string, size_t> gram_slot;
-  const text::AnalyzedToken* previous = nullptr;  // Not a compound.
-  bool previous_gram_word = false;
+  // Stopwords by position, for the common grams (common_grams.h).
+  std::vector<std::pair<uint32_t, absl::string_view>> gram_words;
   for (const text::AnalyzedToken& token : tokens) {
     // The BM25 length counts content words, as Lucene's norms do behind a
     // stop filter: not stopwords (indexed only for phrases), and not a
@@ -37,18 +36,34 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
     auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
     if (inserted) analyzed.terms.push_back({token.term, {}});
     analyzed.terms[it->second].positions.push_back(token.position);
-    if (token.compound) continue;
-    // Two adjacent stopwords: their common gram (common_grams.h).
-    const bool gram_word = IsCommonGramWord(token.term);
-    if (gram_word && previous_gram_word &&
-        previous->position + 1 == token.position) {
-      auto [gram, added] = gram_slot.emplace(
-          CommonGram(previous->term, token.term), analyzed.terms.size());
-      if (added) analyzed.terms.push_back({gram->first, {}});
-      analyzed.terms[gram->second].positions.push_back(previous->position);
+    if (IsCommonGramWord(token.term)) {
+      gram_words.emplace_back(token.position, token.term);
     }
-    previous = &token;
-    previous_gram_word = gram_word;
+  }
+  // A common gram for every stopword directly followed by one, as a phrase
+  // sees them: a joined compound ("no-t" is "not") stands at its first
+  // part's position too, beside that part.
+  std::stable_sort(
+      gram_words.begin(), gram_words.end(),
+      [](const auto& a, const auto& b) { return a.first < b.first; });
+  absl::flat_hash_map<std::string, size_t> gram_slot;
+  size_t next = 0;  // The first gram word at a later position than i's.
+  for (size_t i = 0; i < gram_words.size(); ++i) {
+    const uint32_t position = gram_words[i].first;
+    while (next < gram_words.size() && gram_words[next].first <= position) {
+      ++next;
+    }
+    for (size_t j = next;
+         j < gram_words.size() && gram_words[j].first == position + 1; ++j) {
+      auto [gram, added] = gram_slot.emplace(
+          CommonGram(gram_words[i].second, gram_words[j].second),
+          analyzed.terms.size());
+      if (added) analyzed.terms.push_back({gram->first, {}});
+      std::vector<uint32_t>& positions = analyzed.terms[gram->second].positions;
+      if (positions.empty() || positions.back() != position) {
+        positions.push_back(position);
+      }
+    }
   }
   analyzed.token_spans = EncodeTokenSpans(tokens);
   // Typed fields: one posting each, at position 0 (field_terms.h).

@@ -72,6 +72,21 @@ TEST_F(IndexWriterTest, IndexesCommonGramsOfAdjacentStopwords) {
   EXPECT_EQ(writer_->stats().total_doc_length_terms(), 4u);
 }
 
+// Found by a hostile test: a hyphenated word whose joined form is a stopword
+// ("no-t" is "not", at the position of "no") ends a phrase of stopwords as
+// its positions do, so it gets the gram too.
+TEST_F(IndexWriterTest, JoinedCompoundsThatAreStopwordsGetCommonGrams) {
+  ASSERT_THAT(writer_->Commit({MakePaper("p1", "This claim is no-t trivial.")}),
+              IsOk());
+  // this 0, claim 1, is 2, no 3 (and "not"), t 4, trivial 5.
+  PostingIterator is_not(*store_, CommonGram("is", "not"));
+  ASSERT_EQ(is_not.doc(), 0u);
+  EXPECT_THAT(*is_not.Positions(), ElementsAre(2));
+  PostingIterator is_no(*store_, CommonGram("is", "no"));
+  ASSERT_EQ(is_no.doc(), 0u);
+  EXPECT_THAT(*is_no.Positions(), ElementsAre(2));
+}
+
 TEST_F(IndexWriterTest, SecondCommitOfSamePapersChangesNothing) {
   ASSERT_THAT(writer_->Commit({MakePaper("p1", "alpha beta")}), IsOk());
 

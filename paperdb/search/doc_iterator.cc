@@ -136,7 +136,10 @@ class PhraseIterator final : public DocIterator {
     std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
       return terms_[a]->Cost() < terms_[b]->Cost();
     });
-    for (const uint32_t df : dfs) idf_ += scorer.Idf(df);
+    for (const uint32_t df : dfs) {
+      idf_ += scorer.Idf(df);
+      min_word_df_ = std::min(min_word_df_, df);
+    }
     doc_ = 0;
     Find(0);
   }
@@ -158,7 +161,7 @@ class PhraseIterator final : public DocIterator {
     }
     phrase += '"';
     if (slop_ > 0) phrase += "~" + std::to_string(slop_);
-    out->push_back({phrase, frequency_, static_cast<uint32_t>(Cost()), idf_,
+    out->push_back({phrase, frequency_, min_word_df_, idf_,
                     terms_[0]->postings().doc_length(), Score()});
   }
   uint64_t Cost() const override { return terms_[order_[0]]->Cost(); }
@@ -190,33 +193,24 @@ class PhraseIterator final : public DocIterator {
   // An exact phrase (slop 0) then skips, unchecked, candidates whose words'
   // term frequencies bound its score to `score` or less; a sloppy phrase has
   // no such bound and checks every candidate.
-  void SetMinCompetitiveScore(double score) override {
-    if (slop_ == 0) min_competitive_ = score;
+  bool SetMinCompetitiveScore(double score) override {
+    if (slop_ > 0) return false;
+    min_competitive_ = score;
+    return true;
   }
-  // The skipped candidates are low in word frequencies, so fewer of them
-  // hold the phrase than of all candidates: each stratum of frequency bound
-  // is estimated at the rate of matches per candidate seen in it before
-  // skipping began (the overall rate where it saw none).
+  // The skipped candidates' matches: those of the probed ones, and the
+  // rest at the probed ones' rate. Probes are spread over the whole run of
+  // skipped candidates, so a corpus whose early papers differ from its late
+  // ones (a rate sampled before skipping began was 20 times too high on
+  // one) does not skew the estimate.
   uint64_t SkippedMatches(bool* skipped_any) const override {
-    uint64_t candidates = 0, matches = 0, skipped = 0;
-    for (size_t i = 0; i < kStrata; ++i) {
-      candidates += sample_candidates_[i];
-      matches += sample_matches_[i];
-      skipped += skipped_[i];
-    }
-    *skipped_any = skipped > 0;
-    if (skipped == 0 || candidates == 0) return 0;
-    double estimate = 0.0;
-    for (size_t i = 0; i < kStrata; ++i) {
-      if (skipped_[i] == 0) continue;
-      const double rate =
-          sample_candidates_[i] > 0
-              ? static_cast<double>(sample_matches_[i]) /
-                    static_cast<double>(sample_candidates_[i])
-              : static_cast<double>(matches) / static_cast<double>(candidates);
-      estimate += rate * static_cast<double>(skipped_[i]);
-    }
-    return static_cast<uint64_t>(estimate + 0.5);
+    *skipped_any = skipped_ > 0;
+    if (probed_ == 0) return 0;
+    const double rate =
+        static_cast<double>(probed_matches_) / static_cast<double>(probed_);
+    return probed_matches_ +
+           static_cast<uint64_t>(
+               rate * static_cast<double>(skipped_ - probed_) + 0.5);
   }
   absl::Status status() const override {
     for (const auto& term : terms_) {
@@ -246,24 +240,19 @@ class PhraseIterator final : public DocIterator {
           doc_ = target;
           return;
         }
-      } else {
-        const uint32_t bound = FrequencyBound();
-        const size_t stratum = std::min<size_t>(bound, kStrata - 1);
-        if (min_competitive_ < 0.0) {
-          ++sample_candidates_[stratum];
-          if (PositionsMatch()) {
-            ++sample_matches_[stratum];
-            doc_ = target;
-            return;
-          }
-        } else if (scorer_.Score(idf_, bound,
-                                 terms_[0]->postings().doc_length()) <=
-                   min_competitive_) {
-          ++skipped_[stratum];
-        } else if (PositionsMatch()) {
-          doc_ = target;
-          return;
+      } else if (min_competitive_ >= 0.0 &&
+                 scorer_.Score(idf_, FrequencyBound(),
+                               terms_[0]->postings().doc_length()) <=
+                     min_competitive_) {
+        // Not competitive: skipped, but one in kProbeEvery (the first one
+        // included) is checked for the estimate of their matches.
+        if (skipped_++ % kProbeEvery == 0) {
+          ++probed_;
+          probed_matches_ += PositionsMatch();
         }
+      } else if (PositionsMatch()) {
+        doc_ = target;
+        return;
       }
       ++target;
     }
@@ -365,16 +354,16 @@ class PhraseIterator final : public DocIterator {
   uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
   // SetMinCompetitiveScore()'s score, -1 until it is called.
   double min_competitive_ = -1.0;
-  // By frequency bound (FrequencyBound(), the last stratum for all above):
-  // candidates checked and matches found before skipping began, and
-  // candidates skipped unchecked since.
-  static constexpr size_t kStrata = 16;
-  uint64_t sample_candidates_[kStrata] = {};
-  uint64_t sample_matches_[kStrata] = {};
-  uint64_t skipped_[kStrata] = {};
-  double idf_ = 0.0;        // Sum over the phrase's words.
-  uint32_t frequency_ = 0;  // Occurrences in the current doc.
-  double block_max_ = 0.0;  // For the last ShallowAdvance().
+  // Candidates skipped as not competitive; of them, those probed (checked
+  // anyway, for the estimate) and the probed ones that hold the phrase.
+  static constexpr uint64_t kProbeEvery = 16;
+  uint64_t skipped_ = 0;
+  uint64_t probed_ = 0;
+  uint64_t probed_matches_ = 0;
+  double idf_ = 0.0;                   // Sum over the phrase's words.
+  uint32_t min_word_df_ = UINT32_MAX;  // The rarest word's, for Explain().
+  uint32_t frequency_ = 0;             // Occurrences in the current doc.
+  double block_max_ = 0.0;             // For the last ShallowAdvance().
   std::vector<std::unique_ptr<TermIterator>> terms_;  // Distinct terms.
   std::vector<std::string> words_;  // The phrase's words, for Explain().
   std::vector<size_t> slots_;       // Phrase part -> index in terms_.

@@ -84,8 +84,13 @@ class DocIterator {
   // Scorer.setMinCompetitiveScore): from now on a match that cannot score
   // above `score` may be skipped, uncounted, when that saves work; calls
   // never lower the score. Only for the root of a search ranked by score,
-  // once its count may be estimated. The default skips nothing.
-  virtual void SetMinCompetitiveScore(double score) { (void)score; }
+  // once its count may be estimated. Returns true if the iterator skips
+  // such matches (and estimates them, SkippedMatches()); the default skips
+  // nothing and returns false.
+  virtual bool SetMinCompetitiveScore(double score) {
+    (void)score;
+    return false;
+  }
   // An estimate of the matches skipped so far by SetMinCompetitiveScore();
   // *skipped_any says whether any candidate was skipped at all.
   virtual uint64_t SkippedMatches(bool* skipped_any) const {

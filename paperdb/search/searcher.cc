@@ -778,42 +778,57 @@ class Evaluation {
     // Block-max pruning: once the heap is full, a match whose blocks cannot
     // beat its worst score is counted without being scored, and once
     // options.exact_total_up_to matches are counted (and no match is kept),
-    // the rest of its window is skipped uncounted; the total is then
-    // extrapolated from the matches per doc id of the windows walked. The
-    // bound holds up to `window_end`.
+    // the rest of its window is skipped uncounted, but for one such window
+    // in kProbeEvery (the first included), whose matches are counted: the
+    // skipped windows' matches are estimated at the probed windows' rate
+    // per doc id (not that of all windows walked, which the competitive
+    // ones, often denser, would skew). The bound holds up to `window_end`.
+    // A root that skips non-competitive matches itself (a phrase, told the
+    // k-th score) estimates them itself, and its windows are walked.
     const bool prune = by_score && options.prune;
     // Filters alone score 0 everywhere: nothing to rank, so nothing is
     // skipped and the count stays exact.
     const bool may_skip = prune && !keep_all && root.MaxScore() > 0.0;
+    constexpr uint64_t kProbeEvery = 16;
+    bool root_skips = false;  // The root skips non-competitive matches.
     uint32_t window_end = 0;
     double window_bound = 0.0;
     bool have_window = false;
-    const uint32_t first = root.doc();
-    uint32_t last = first;  // The last doc id walked or skipped.
-    uint64_t skipped = 0;   // Doc ids in windows skipped uncounted.
+    bool probing = false;  // The current window is a probe.
+    uint64_t windows = 0;  // Windows that could be skipped.
+    uint64_t skipped = 0;  // Doc ids in windows skipped uncounted.
+    uint64_t probed = 0;   // Doc ids in probed windows.
+    uint64_t probed_matches = 0;
     while (root.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       const uint32_t doc = root.doc();
-      last = doc;
       if (prune && top.full()) {
+        const bool may_estimate =
+            may_skip && hits.total >= options.exact_total_up_to;
+        if (may_estimate) {
+          root_skips = root.SetMinCompetitiveScore(top.worst().score);
+        }
         if (!have_window || doc > window_end) {
           window_end = root.ShallowAdvance(doc);
           window_bound = root.BlockMaxScore();
           have_window = true;
-        }
-        if (may_skip && hits.total >= options.exact_total_up_to) {
-          root.SetMinCompetitiveScore(top.worst().score);
-        }
-        // Ties go to the lower doc id, which came first.
-        if (window_bound <= top.worst().score) {
-          if (may_skip && hits.total >= options.exact_total_up_to &&
+          probing = false;
+          // Ties go to the lower doc id, which came first.
+          if (may_estimate && !root_skips &&
+              window_bound <= top.worst().score &&
               window_end < kNoMoreDocs - 1) {
-            skipped += window_end + 1 - doc;
-            last = window_end;
-            root.Advance(window_end + 1);
-            continue;
+            if (windows++ % kProbeEvery != 0) {
+              skipped += window_end + 1 - doc;
+              root.Advance(window_end + 1);
+              continue;
+            }
+            probing = true;
+            probed += window_end + 1 - doc;
           }
+        }
+        if (window_bound <= top.worst().score) {
           ++hits.total;
+          probed_matches += probing;
           if (keep_all) all.push_back({doc, 0.0});
           root.Next();
           continue;
@@ -826,12 +841,16 @@ class Evaluation {
       root.Next();
     }
     PAPERDB_RETURN_IF_ERROR(root.status());
-    // Matches the root skipped by itself, counted among the walked ones.
+    // Matches the root skipped by itself.
     bool root_skipped = false;
     hits.total += root.SkippedMatches(&root_skipped);
     hits.total_estimated |= root_skipped;
     if (skipped > 0) {
-      hits = Extrapolate(std::move(hits), last + 1 - first - skipped, skipped);
+      hits.total_estimated = true;
+      hits.total += static_cast<uint64_t>(static_cast<double>(probed_matches) *
+                                              static_cast<double>(skipped) /
+                                              static_cast<double>(probed) +
+                                          0.5);
     }
     if (options.collect_matches) {
       hits.matches.reserve(all.size());
