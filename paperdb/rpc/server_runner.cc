@@ -64,7 +64,9 @@ absl::StatusOr<StartedServer> StartServer(
   started.server = builder.BuildAndStart();
   if (started.server == nullptr || started.port == 0) {
     return absl::UnavailableError(
-        absl::StrCat("cannot listen on ", options.listen));
+        absl::StrCat("cannot listen on ", options.listen,
+                     ": the port is in use or the address is not this "
+                     "machine's (gRPC's log line above says which)"));
   }
   return started;
 }

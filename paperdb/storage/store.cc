@@ -364,7 +364,8 @@ absl::Status Store::CheckSchema(bool create) {
   if (!absl::SimpleAtoi(*stored, &version) || version != kSchemaVersion) {
     return absl::FailedPreconditionError(
         absl::StrCat("store ", path_, " has schema version '", *stored,
-                     "', this build reads version ", kSchemaVersion));
+                     "', this build reads version ", kSchemaVersion,
+                     ": ingest the files again into a new directory"));
   }
   return absl::OkStatus();
 }
