@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "paperdb/search/skip_estimator.h"
 
 namespace paperdb::search {
 namespace {
@@ -198,19 +199,11 @@ class PhraseIterator final : public DocIterator {
     min_competitive_ = score;
     return true;
   }
-  // The skipped candidates' matches: those of the probed ones, and the
-  // rest at the probed ones' rate. Probes are spread over the whole run of
-  // skipped candidates, so a corpus whose early papers differ from its late
-  // ones (a rate sampled before skipping began was 20 times too high on
-  // one) does not skew the estimate.
+  // The skipped candidates' matches: the probes' (not returned, so not
+  // counted by the caller), and the rest estimated from them.
   uint64_t SkippedMatches(bool* skipped_any) const override {
-    *skipped_any = skipped_ > 0;
-    if (probed_ == 0) return 0;
-    const double rate =
-        static_cast<double>(probed_matches_) / static_cast<double>(probed_);
-    return probed_matches_ +
-           static_cast<uint64_t>(
-               rate * static_cast<double>(skipped_ - probed_) + 0.5);
+    *skipped_any = skips_.skipped_any();
+    return probe_matches_ + skips_.SkippedMatches();
   }
   absl::Status status() const override {
     for (const auto& term : terms_) {
@@ -240,19 +233,25 @@ class PhraseIterator final : public DocIterator {
           doc_ = target;
           return;
         }
-      } else if (min_competitive_ >= 0.0 &&
-                 scorer_.Score(idf_, FrequencyBound(),
-                               terms_[0]->postings().doc_length()) <=
-                     min_competitive_) {
-        // Not competitive: skipped, but one in kProbeEvery (the first one
-        // included) is checked for the estimate of their matches.
-        if (skipped_++ % kProbeEvery == 0) {
-          ++probed_;
-          probed_matches_ += PositionsMatch();
+      } else if (min_competitive_ < 0.0) {
+        if (PositionsMatch()) {
+          doc_ = target;
+          return;
         }
-      } else if (PositionsMatch()) {
-        doc_ = target;
-        return;
+      } else if (const double bound =
+                     scorer_.Score(idf_, FrequencyBound(),
+                                   terms_[0]->postings().doc_length());
+                 bound > min_competitive_) {
+        if (PositionsMatch()) {
+          doc_ = target;
+          return;
+        }
+      } else if (skips_.ShouldProbe(bound, min_competitive_, 1) &&
+                 PositionsMatch()) {
+        // Not competitive: skipped, but for a few probes (SkipEstimator)
+        // checked for the estimate of their matches.
+        skips_.AddProbeMatches(1);
+        ++probe_matches_;
       }
       ++target;
     }
@@ -354,12 +353,9 @@ class PhraseIterator final : public DocIterator {
   uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
   // SetMinCompetitiveScore()'s score, -1 until it is called.
   double min_competitive_ = -1.0;
-  // Candidates skipped as not competitive; of them, those probed (checked
-  // anyway, for the estimate) and the probed ones that hold the phrase.
-  static constexpr uint64_t kProbeEvery = 16;
-  uint64_t skipped_ = 0;
-  uint64_t probed_ = 0;
-  uint64_t probed_matches_ = 0;
+  // Candidates skipped as not competitive, and the probes among them.
+  SkipEstimator skips_;
+  uint64_t probe_matches_ = 0;         // Probes that hold the phrase.
   double idf_ = 0.0;                   // Sum over the phrase's words.
   uint32_t min_word_df_ = UINT32_MAX;  // The rarest word's, for Explain().
   uint32_t frequency_ = 0;             // Occurrences in the current doc.

@@ -16,6 +16,7 @@
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
+#include "paperdb/search/skip_estimator.h"
 #include "tests/testing/status_matchers.h"
 #include "tests/testing/store_fixture.h"
 
@@ -376,6 +377,42 @@ TEST_F(PhraseSkewPruningTest, EstimateFollowsTheSkippedCandidates) {
   }
 }
 
+// The same skew for an AND of words (TermConjunction): 1,500 short papers
+// holding both words, then 6,000 longer ones holding "bravo", a quarter of
+// them "alpha" too; "alpha" alone fills 9,000 more, so "bravo" leads. The
+// long papers' blocks cannot reach the top 10 and are skipped; their
+// matches are estimated from the probed ones among them, not at the rate
+// of the blocks walked before (where every paper matched).
+class ConjunctionSkewPruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 16500; ++d) {
+      const char* text = d < 1500 ? "alpha bravo golf"
+                         : d < 7500
+                             ? (d % 4 == 0 ? "alpha bravo hotel india kilo lima"
+                                           : "bravo hotel india kilo lima mike")
+                             : "alpha golf";
+      papers.push_back(
+          ::paperdb::testing::MakePaper("c" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(ConjunctionSkewPruningTest, EstimateFollowsTheSkippedBlocks) {
+  const SearchHits reference = Search("alpha bravo", kExhaustive);
+  ASSERT_EQ(reference.total, 3000u);  // 1,500 + 6,000 / 4.
+  const SearchHits pruned = Search("alpha bravo", kPruned);
+  EXPECT_TRUE(pruned.total_estimated);
+  EXPECT_NEAR(static_cast<double>(pruned.total), 3000.0, 0.15 * 3000);
+  ASSERT_EQ(pruned.top.size(), 10u);
+  for (size_t i = 0; i < 10; ++i) {
+    EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+  }
+}
+
 // Each 100th paper holds "alpha bravo" three times: the top 10. Every block
 // of "alpha" and "bravo" (128 postings) also holds papers with each word
 // four times and the phrase once (each 32nd), whose frequencies put the
@@ -423,6 +460,30 @@ TEST_F(PhraseCandidatePruningTest, SkipsCandidatesBoundedByTermFrequency) {
       EXPECT_EQ(pruned.top[i].doc, 100 * i) << "rank " << i;
     }
   }
+}
+
+// Parts near the k-th score and far below it are estimated apart, each at
+// its own probes' rate: the first part of each stratum, then one in 16.
+TEST(SkipEstimatorTest, EstimatesEachStratumAtItsProbesRate) {
+  SkipEstimator skips;
+  EXPECT_FALSE(skips.skipped_any());
+  int probes = 0;
+  for (int i = 0; i < 32; ++i) {  // Near: every unit a match.
+    if (skips.ShouldProbe(0.95, 1.0, 10)) {
+      ++probes;
+      skips.AddProbeMatches(10);
+    }
+  }
+  for (int i = 0; i < 64; ++i) {  // Far: one unit in ten.
+    if (skips.ShouldProbe(0.1, 1.0, 10)) {
+      ++probes;
+      skips.AddProbeMatches(1);
+    }
+  }
+  EXPECT_EQ(probes, 2 + 4);
+  EXPECT_TRUE(skips.skipped_any());
+  // 30 near parts skipped at 1 a unit, 60 far ones at 0.1.
+  EXPECT_EQ(skips.SkippedMatches(), 300u + 60u);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/search/query_expander.h"
+#include "paperdb/search/skip_estimator.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/stopwords.h"
 
@@ -263,8 +264,9 @@ class Evaluation {
   // A lead block that no block of another term overlaps is skipped. Once
   // options.exact_total_up_to matches are counted, so is a lead block
   // whose bound, with the best bound of the other terms' blocks over its
-  // doc range, cannot reach the top k: its matches are estimated from the
-  // rate of matches per lead posting in the blocks walked.
+  // doc range, cannot reach the top k, but for one such block in 16, walked
+  // as a probe: the skipped blocks' matches are estimated from the probes'
+  // rate of matches per lead posting.
   absl::StatusOr<SearchHits> TermConjunction(const QueryNode& node,
                                              const SearchOptions& options) {
     struct Cursor {
@@ -399,8 +401,8 @@ class Evaluation {
     TopK top(options.top_k, BetterScore);
     Cursor& lead = cursors[0];
     const auto& lead_blocks = lead.list->blocks;
-    uint64_t walked = 0;   // Lead postings walked doc by doc.
-    uint64_t skipped = 0;  // Lead postings in blocks skipped uncounted.
+    // Lead blocks skipped uncounted, and the few walked as probes.
+    SkipEstimator skips;
     for (size_t b = 0; b < lead_blocks.size(); ++b) {
       const index::PostingList::Block& ref = lead_blocks[b];
       const bool may_estimate = options.prune && top.full() &&
@@ -416,18 +418,19 @@ class Evaluation {
       if (disjoint) continue;  // No match in the block: the count stays exact.
       if (!dense.empty() &&
           !dense_overlap(ref.first_doc, ref.header.last_doc)) {
-        walked += ref.header.count;  // Walked, in effect: no match.
-        continue;
+        continue;  // No match in the block: the count stays exact.
       }
       // Ties go to the lower doc id, which came first.
+      bool probe = false;
       if (may_estimate && bound <= top.worst().score) {
-        skipped += ref.header.count;
-        continue;
+        if (!skips.ShouldProbe(bound, top.worst().score, ref.header.count)) {
+          continue;
+        }
+        probe = true;
       }
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());  // Once a block.
       load(lead, b);
       PAPERDB_RETURN_IF_ERROR(decode(lead, /*whole=*/true));
-      walked += lead.postings.size();
       for (size_t j = 0; j < lead.postings.size(); ++j) {
         const uint32_t doc = lead.postings.doc(j);
         lead.i = j;
@@ -440,8 +443,8 @@ class Evaluation {
           }
           const auto& blocks = other.list->blocks;
           if (blocks[other.block].header.last_doc < doc) {
-            if (!to_block(other, doc)) {
-              return Finish(Extrapolate(std::move(hits), walked, skipped), top);
+            if (!to_block(other, doc)) {  // Its list ended: no more matches.
+              return Finish(WithSkipped(std::move(hits), skips), top);
             }
           }
           if (blocks[other.block].first_doc > doc) {
@@ -452,6 +455,7 @@ class Evaluation {
         }
         if (!match) continue;
         ++hits.total;
+        if (probe) skips.AddProbeMatches(1);
         // Dense lists matched by their bitsets: their blocks, for the bound.
         for (size_t c = 1; c < cursors.size(); ++c) {
           Cursor& other = cursors[c];
@@ -502,7 +506,7 @@ class Evaluation {
         if (!out) top.Push({doc, score});
       }
     }
-    return Finish(Extrapolate(std::move(hits), walked, skipped), top);
+    return Finish(WithSkipped(std::move(hits), skips), top);
   }
 
   template <typename Heap>
@@ -511,18 +515,12 @@ class Evaluation {
     return hits;
   }
 
-  // `hits.total` matches were counted in `walked` units of work (postings
-  // or doc ids); `skipped` more went uncounted. Adds the skipped units'
-  // matches at the rate of the walked ones, and marks the total estimated.
-  static SearchHits Extrapolate(SearchHits hits, uint64_t walked,
-                                uint64_t skipped) {
-    if (skipped == 0) return hits;
+  // Adds the estimated matches of the parts `skips` skipped, and marks the
+  // total estimated if it skipped any.
+  static SearchHits WithSkipped(SearchHits hits, const SkipEstimator& skips) {
+    if (!skips.skipped_any()) return hits;
     hits.total_estimated = true;
-    if (walked == 0) return hits;
-    hits.total += static_cast<uint64_t>(static_cast<double>(hits.total) *
-                                            static_cast<double>(skipped) /
-                                            static_cast<double>(walked) +
-                                        0.5);
+    hits.total += skips.SkippedMatches();
     return hits;
   }
 
@@ -789,16 +787,13 @@ class Evaluation {
     // Filters alone score 0 everywhere: nothing to rank, so nothing is
     // skipped and the count stays exact.
     const bool may_skip = prune && !keep_all && root.MaxScore() > 0.0;
-    constexpr uint64_t kProbeEvery = 16;
     bool root_skips = false;  // The root skips non-competitive matches.
     uint32_t window_end = 0;
     double window_bound = 0.0;
     bool have_window = false;
     bool probing = false;  // The current window is a probe.
-    uint64_t windows = 0;  // Windows that could be skipped.
-    uint64_t skipped = 0;  // Doc ids in windows skipped uncounted.
-    uint64_t probed = 0;   // Doc ids in probed windows.
-    uint64_t probed_matches = 0;
+    SkipEstimator skips;   // Windows skipped uncounted, and the probes.
+
     while (root.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       const uint32_t doc = root.doc();
@@ -817,18 +812,17 @@ class Evaluation {
           if (may_estimate && !root_skips &&
               window_bound <= top.worst().score &&
               window_end < kNoMoreDocs - 1) {
-            if (windows++ % kProbeEvery != 0) {
-              skipped += window_end + 1 - doc;
+            if (!skips.ShouldProbe(window_bound, top.worst().score,
+                                   window_end + 1 - doc)) {
               root.Advance(window_end + 1);
               continue;
             }
             probing = true;
-            probed += window_end + 1 - doc;
           }
         }
         if (window_bound <= top.worst().score) {
           ++hits.total;
-          probed_matches += probing;
+          if (probing) skips.AddProbeMatches(1);
           if (keep_all) all.push_back({doc, 0.0});
           root.Next();
           continue;
@@ -845,13 +839,7 @@ class Evaluation {
     bool root_skipped = false;
     hits.total += root.SkippedMatches(&root_skipped);
     hits.total_estimated |= root_skipped;
-    if (skipped > 0) {
-      hits.total_estimated = true;
-      hits.total += static_cast<uint64_t>(static_cast<double>(probed_matches) *
-                                              static_cast<double>(skipped) /
-                                              static_cast<double>(probed) +
-                                          0.5);
-    }
+    hits = WithSkipped(std::move(hits), skips);
     if (options.collect_matches) {
       hits.matches.reserve(all.size());
       for (const ScoredDoc& d : all) hits.matches.push_back(d.doc);

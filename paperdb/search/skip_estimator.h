@@ -1,0 +1,82 @@
+// Estimates how many matches the skipped parts of a search held. Dynamic
+// pruning skips parts (posting blocks, doc-id windows, phrase candidates)
+// whose score bound cannot reach the k-th score once the count may be
+// estimated; a few of them are walked anyway as probes, and the skipped
+// ones are estimated at their probes' rate of matches per unit of work.
+//
+// Probes are stratified by how close the part's bound came to the k-th
+// score (eight strata): parts near it (short papers holding the words
+// often) and far below it (long papers) hold matches at different rates,
+// and the first skippable parts of a search are often of one kind. In each
+// stratum the first part is probed, then one in kProbeEvery: systematic
+// sampling (W. G. Cochran, "Sampling Techniques", 1977, ch. 8).
+//
+// Not thread-safe: one per search.
+
+#ifndef PAPERDB_SEARCH_SKIP_ESTIMATOR_H_
+#define PAPERDB_SEARCH_SKIP_ESTIMATOR_H_
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+namespace paperdb::search {
+
+class SkipEstimator {
+ public:
+  static constexpr uint64_t kProbeEvery = 16;
+
+  // A part of `units` units of work (doc ids, lead postings, candidates)
+  // that may be skipped: its score bound is `bound`, at most `threshold`
+  // (the k-th score). Returns true if it is to be walked as a probe, its
+  // matches reported with AddProbeMatches(); false if it is skipped.
+  bool ShouldProbe(double bound, double threshold, uint64_t units) {
+    const double ratio = threshold > 0.0 ? bound / threshold : 1.0;
+    const size_t s = std::min(
+        kStrata - 1, static_cast<size_t>(std::max(0.0, ratio) * kStrata));
+    current_ = s;
+    Stratum& stratum = strata_[s];
+    if (stratum.seen++ % kProbeEvery == 0) {
+      stratum.probe_units += units;
+      return true;
+    }
+    stratum.skipped_units += units;
+    skipped_any_ = true;
+    return false;
+  }
+
+  // Counts `n` matches in the part the last ShouldProbe() chose to probe.
+  void AddProbeMatches(uint64_t n) { strata_[current_].probe_matches += n; }
+
+  // True once a part was skipped: the total is then an estimate.
+  bool skipped_any() const { return skipped_any_; }
+
+  // The estimated matches of the skipped parts (the probes' own matches
+  // are not included: they were counted).
+  uint64_t SkippedMatches() const {
+    double estimate = 0.0;
+    for (const Stratum& s : strata_) {
+      if (s.skipped_units == 0 || s.probe_units == 0) continue;
+      estimate += static_cast<double>(s.probe_matches) *
+                  static_cast<double>(s.skipped_units) /
+                  static_cast<double>(s.probe_units);
+    }
+    return static_cast<uint64_t>(estimate + 0.5);
+  }
+
+ private:
+  static constexpr size_t kStrata = 8;
+  struct Stratum {
+    uint64_t seen = 0;  // Parts that could be skipped.
+    uint64_t skipped_units = 0;
+    uint64_t probe_units = 0;
+    uint64_t probe_matches = 0;
+  };
+  Stratum strata_[kStrata];
+  size_t current_ = 0;
+  bool skipped_any_ = false;
+};
+
+}  // namespace paperdb::search
+
+#endif  // PAPERDB_SEARCH_SKIP_ESTIMATOR_H_
