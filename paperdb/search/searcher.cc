@@ -776,11 +776,12 @@ class Evaluation {
     // Block-max pruning: once the heap is full, a match whose blocks cannot
     // beat its worst score is counted without being scored, and once
     // options.exact_total_up_to matches are counted (and no match is kept),
-    // the rest of its window is skipped uncounted, but for one such window
-    // in kProbeEvery (the first included), whose matches are counted: the
-    // skipped windows' matches are estimated at the probed windows' rate
-    // per doc id (not that of all windows walked, which the competitive
-    // ones, often denser, would skew). The bound holds up to `window_end`.
+    // the rest of its window is skipped uncounted, but for a few probes
+    // (SkipEstimator), whose matches are counted: the skipped windows'
+    // matches are estimated at the probed windows' rate per doc id (not that
+    // of all windows walked, which the competitive ones, often denser, would
+    // skew), and never above the root's Cost(). The bound holds up to
+    // `window_end`.
     // A root that skips non-competitive matches itself (a phrase, told the
     // k-th score) estimates them itself, and its windows are walked.
     const bool prune = by_score && options.prune;
@@ -792,7 +793,15 @@ class Evaluation {
     double window_bound = 0.0;
     bool have_window = false;
     bool probing = false;  // The current window is a probe.
-    SkipEstimator skips;   // Windows skipped uncounted, and the probes.
+    // Windows skipped uncounted, and the probes: one in 8, since windows
+    // vary in size more than blocks (a window ends at the first block end
+    // of any clause).
+    SkipEstimator skips(8);
+    // A window starts at a match, which is certain; the estimate's unit is
+    // the doc ids after it (counting the first made a short window look
+    // dense: one doc, one match). The gap before a window is not counted: it
+    // may be a run of deleted or unrelated papers.
+    uint32_t window_start = 0;
 
     while (root.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
@@ -804,6 +813,7 @@ class Evaluation {
           root_skips = root.SetMinCompetitiveScore(top.worst().score);
         }
         if (!have_window || doc > window_end) {
+          window_start = doc;
           window_end = root.ShallowAdvance(doc);
           window_bound = root.BlockMaxScore();
           have_window = true;
@@ -813,7 +823,7 @@ class Evaluation {
               window_bound <= top.worst().score &&
               window_end < kNoMoreDocs - 1) {
             if (!skips.ShouldProbe(window_bound, top.worst().score,
-                                   window_end + 1 - doc)) {
+                                   window_end - doc, /*known=*/1)) {
               root.Advance(window_end + 1);
               continue;
             }
@@ -822,7 +832,7 @@ class Evaluation {
         }
         if (window_bound <= top.worst().score) {
           ++hits.total;
-          if (probing) skips.AddProbeMatches(1);
+          if (probing && doc != window_start) skips.AddProbeMatches(1);
           if (keep_all) all.push_back({doc, 0.0});
           root.Next();
           continue;
@@ -840,6 +850,11 @@ class Evaluation {
     hits.total += root.SkippedMatches(&root_skipped);
     hits.total_estimated |= root_skipped;
     hits = WithSkipped(std::move(hits), skips);
+    // An estimate never exceeds the root's bound on its matches (holes of
+    // deleted papers in the doc ids counted as skipped doc ids).
+    if (hits.total_estimated) {
+      hits.total = std::min<uint64_t>(hits.total, root.Cost());
+    }
     if (options.collect_matches) {
       hits.matches.reserve(all.size());
       for (const ScoredDoc& d : all) hits.matches.push_back(d.doc);

@@ -8,8 +8,9 @@
 // score (eight strata): parts near it (short papers holding the words
 // often) and far below it (long papers) hold matches at different rates,
 // and the first skippable parts of a search are often of one kind. In each
-// stratum the first part is probed, then one in kProbeEvery: systematic
-// sampling (W. G. Cochran, "Sampling Techniques", 1977, ch. 8).
+// stratum the first part is probed, then about one in 16 (or as asked), picked
+// by a fixed hash so that periodic corpora do not alias with it (stratified
+// sampling; W. G. Cochran, "Sampling Techniques", 1977, ch. 5).
 //
 // Not thread-safe: one per search.
 
@@ -24,23 +25,34 @@ namespace paperdb::search {
 
 class SkipEstimator {
  public:
-  static constexpr uint64_t kProbeEvery = 16;
+  // About one skippable part in `probe_every` (after each stratum's first)
+  // is probed: more probes, a better estimate, less work skipped.
+  explicit SkipEstimator(uint64_t probe_every = 16)
+      : probe_every_(probe_every) {}
 
   // A part of `units` units of work (doc ids, lead postings, candidates)
   // that may be skipped: its score bound is `bound`, at most `threshold`
   // (the k-th score). Returns true if it is to be walked as a probe, its
   // matches reported with AddProbeMatches(); false if it is skipped.
-  bool ShouldProbe(double bound, double threshold, uint64_t units) {
+  // `known` matches of the part are certain (a window that starts at a
+  // match): they are added as they are for a skipped part, and left out of
+  // `units` and of the matches reported for a probe.
+  bool ShouldProbe(double bound, double threshold, uint64_t units,
+                   uint64_t known = 0) {
     const double ratio = threshold > 0.0 ? bound / threshold : 1.0;
     const size_t s = std::min(
         kStrata - 1, static_cast<size_t>(std::max(0.0, ratio) * kStrata));
     current_ = s;
     Stratum& stratum = strata_[s];
-    if (stratum.seen++ % kProbeEvery == 0) {
+    // Pseudo-random (a fixed hash of the count), not every 16th: a corpus
+    // with a period of 16 parts would otherwise be probed in phase.
+    if (stratum.seen++ == 0 ||
+        Mix(stratum.seen * kStrata + s) % probe_every_ == 0) {
       stratum.probe_units += units;
       return true;
     }
     stratum.skipped_units += units;
+    known_skipped_matches_ += known;
     skipped_any_ = true;
     return false;
   }
@@ -54,7 +66,7 @@ class SkipEstimator {
   // The estimated matches of the skipped parts (the probes' own matches
   // are not included: they were counted).
   uint64_t SkippedMatches() const {
-    double estimate = 0.0;
+    double estimate = static_cast<double>(known_skipped_matches_);
     for (const Stratum& s : strata_) {
       if (s.skipped_units == 0 || s.probe_units == 0) continue;
       estimate += static_cast<double>(s.probe_matches) *
@@ -66,6 +78,14 @@ class SkipEstimator {
 
  private:
   static constexpr size_t kStrata = 8;
+  // SplitMix64's finalizer (S. Vigna, "Further scramblings of Marsaglia's
+  // xorshift generators", 2017): a well-mixed hash of a counter.
+  static uint64_t Mix(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+  }
   struct Stratum {
     uint64_t seen = 0;  // Parts that could be skipped.
     uint64_t skipped_units = 0;
@@ -73,6 +93,8 @@ class SkipEstimator {
     uint64_t probe_matches = 0;
   };
   Stratum strata_[kStrata];
+  uint64_t probe_every_;
+  uint64_t known_skipped_matches_ = 0;
   size_t current_ = 0;
   bool skipped_any_ = false;
 };
