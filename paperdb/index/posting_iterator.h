@@ -99,6 +99,10 @@ class PostingIterator {
     return positions;
   }
 
+  // The whole list (its blocks and, for a dense list, its doc_bits); null
+  // if reading it failed.
+  const PostingList* list() const { return list_.get(); }
+
   // Non-OK if iteration stopped early because of a store error or a
   // malformed block; doc() is then kNoMoreDocs.
   const absl::Status& status() const { return status_; }

@@ -529,5 +529,22 @@ TEST(SkipEstimatorTest, EstimatesEachStratumAtItsProbesRate) {
             (320 - near_probes) * 10 + (640 - far_probes) * 10 / 10);
 }
 
+// Probe() and Skip() take parts whatever the sampling: a phrase's skipped
+// candidate range has its first candidate probed and the rest skipped.
+TEST(SkipEstimatorTest, ForcedProbesAndSkipsShareTheirStratum) {
+  SkipEstimator skips;
+  skips.Skip(0.5, 1.0, 0);  // Empty: nothing skipped.
+  EXPECT_FALSE(skips.skipped_any());
+  for (int range = 0; range < 12; ++range) {
+    skips.Probe(0.99, 1.0, 1);
+    skips.AddProbeMatches(1);  // Every candidate of these ranges matches.
+    skips.Skip(0.99, 1.0, 124);
+  }
+  skips.Probe(0.3, 1.0, 1);  // A far stratum whose probe found nothing.
+  skips.Skip(0.3, 1.0, 500);
+  EXPECT_TRUE(skips.skipped_any());
+  EXPECT_EQ(skips.SkippedMatches(), 12u * 124u);
+}
+
 }  // namespace
 }  // namespace paperdb::search

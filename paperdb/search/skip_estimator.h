@@ -39,9 +39,7 @@ class SkipEstimator {
   // `units` and of the matches reported for a probe.
   bool ShouldProbe(double bound, double threshold, uint64_t units,
                    uint64_t known = 0) {
-    const double ratio = threshold > 0.0 ? bound / threshold : 1.0;
-    const size_t s = std::min(
-        kStrata - 1, static_cast<size_t>(std::max(0.0, ratio) * kStrata));
+    const size_t s = StratumOf(bound, threshold);
     current_ = s;
     Stratum& stratum = strata_[s];
     // Pseudo-random (a fixed hash of the count), not every 16th: a corpus
@@ -57,7 +55,24 @@ class SkipEstimator {
     return false;
   }
 
-  // Counts `n` matches in the part the last ShouldProbe() chose to probe.
+  // A part of `units` units walked as a probe whatever the sampling (one
+  // candidate of each skipped range, say); its matches are reported with
+  // AddProbeMatches().
+  void Probe(double bound, double threshold, uint64_t units) {
+    current_ = StratumOf(bound, threshold);
+    strata_[current_].probe_units += units;
+  }
+
+  // A part of `units` units skipped unwalked whatever the sampling; its
+  // matches are estimated at its stratum's probes' rate.
+  void Skip(double bound, double threshold, uint64_t units) {
+    if (units == 0) return;
+    strata_[StratumOf(bound, threshold)].skipped_units += units;
+    skipped_any_ = true;
+  }
+
+  // Counts `n` matches in the part the last ShouldProbe() chose to probe
+  // (or the last Probe()).
   void AddProbeMatches(uint64_t n) { strata_[current_].probe_matches += n; }
 
   // True once a part was skipped: the total is then an estimate.
@@ -78,6 +93,12 @@ class SkipEstimator {
 
  private:
   static constexpr size_t kStrata = 8;
+  // Strata by bound / threshold, in eighths; the last holds 7/8 and up.
+  static size_t StratumOf(double bound, double threshold) {
+    const double ratio = threshold > 0.0 ? bound / threshold : 1.0;
+    return std::min(kStrata - 1,
+                    static_cast<size_t>(std::max(0.0, ratio) * kStrata));
+  }
   // SplitMix64's finalizer (S. Vigna, "Further scramblings of Marsaglia's
   // xorshift generators", 2017): a well-mixed hash of a counter.
   static uint64_t Mix(uint64_t x) {
