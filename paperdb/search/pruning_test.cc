@@ -208,6 +208,8 @@ TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
       "alpha -bravo",
       "alpha (bravo OR zulu)",
       "\"alpha bravo\"",
+      "\"bravo alpha\"",  // Dense words: candidates from their bitsets.
+      "\"delta echo alpha\"",
       "alpha \"bravo delta\"",
       "alpha yankee xray zulu whiskey",  // Few full matches: a fill.
   };
@@ -242,6 +244,7 @@ TEST_F(PruningTest, PrunedTopKEqualsExhaustive) {
   // MaxScore disjunctions and the iterator tree both estimate.
   EXPECT_TRUE(estimated.contains("alpha OR zulu"));
   EXPECT_TRUE(estimated.contains("alpha -bravo"));
+  EXPECT_TRUE(estimated.contains("\"bravo alpha\""));  // Ranges skipped.
 }
 
 // Twenty short papers where both words repeat, then 2,000 long ones holding
