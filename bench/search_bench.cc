@@ -44,6 +44,9 @@ ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 ABSL_FLAG(int, top_k, 10, "results per query");
 ABSL_FLAG(bool, per_query, false,
           "also print each query's median latency and total, slowest first");
+ABSL_FLAG(bool, check_top, false,
+          "after the timed passes, search every query again without pruning "
+          "and report the queries whose top k (doc ids, scores) differ");
 ABSL_FLAG(bool, check_totals, false,
           "after the timed passes, count every query's matches exactly and "
           "report how far the estimated totals were off");
@@ -173,6 +176,37 @@ int main(int argc, char** argv) {
         estimated, queries.size(), errors.empty() ? 0 : Percentile(errors, 0.5),
         errors.empty() ? 0 : Percentile(errors, 0.9),
         errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end()));
+  }
+  if (absl::GetFlag(FLAGS_check_top)) {
+    // Each pruned top k against an exhaustive search of the same query
+    // (every match scored): the same papers in the same order, the same
+    // scores to 1e-9.
+    size_t differ = 0;
+    for (size_t i = 0; i < queries.size(); ++i) {
+      auto expanded = paperdb::search::ExpandQuery(**store, queries[i].second);
+      paperdb::search::SearchOptions options;
+      options.top_k = static_cast<size_t>(absl::GetFlag(FLAGS_top_k));
+      options.prune = false;
+      options.partial_matches = !absl::EndsWith(queries[i].first, "_all");
+      auto exact = searcher.Search(expanded->query, options);
+      if (!exact.ok()) {
+        std::cerr << "search_bench: " << exact.status() << "\n";
+        return 1;
+      }
+      const auto& pruned = query_hits[i].top;
+      bool same = pruned.size() == exact->top.size();
+      for (size_t r = 0; same && r < pruned.size(); ++r) {
+        same = pruned[r].doc == exact->top[r].doc &&
+               std::abs(pruned[r].score - exact->top[r].score) <= 1e-9;
+      }
+      if (!same) {
+        ++differ;
+        std::printf("top %zu differs from the exhaustive search's: %s\n",
+                    options.top_k, texts[i].c_str());
+      }
+    }
+    std::printf("top k checked: %zu queries, %zu differ\n", queries.size(),
+                differ);
   }
   if (absl::GetFlag(FLAGS_per_query)) {
     std::vector<std::pair<double, size_t>> slowest;
