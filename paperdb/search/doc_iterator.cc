@@ -202,8 +202,9 @@ class PhraseIterator final : public DocIterator {
   // The skipped candidates' matches: the probes' (not returned, so not
   // counted by the caller), and the rest estimated from them.
   uint64_t SkippedMatches(bool* skipped_any) const override {
-    *skipped_any = skips_.skipped_any();
-    return probe_matches_ + skips_.SkippedMatches();
+    *skipped_any = skips_.skipped_any() || range_skips_.skipped_any();
+    return probe_matches_ + skips_.SkippedMatches() +
+           range_skips_.SkippedMatches();
   }
   absl::Status status() const override {
     for (const auto& term : terms_) {
@@ -254,21 +255,7 @@ class PhraseIterator final : public DocIterator {
         doc_ = kNoMoreDocs;
         return;
       }
-      if (range_.valid && range_.probe) {
-        // The first candidate of a range none of which can compete: a
-        // probe; the rest of the range is skipped.
-        if (PositionsMatch()) {
-          skips_.AddProbeMatches(1);
-          ++probe_matches_;
-        }
-        if (!status_.ok()) {
-          doc_ = kNoMoreDocs;
-          return;
-        }
-        target = range_.last + 1;
-        range_.valid = false;
-        continue;
-      } else if (slop_ > 0) {
+      if (slop_ > 0) {
         if (PositionsMatch()) {
           doc_ = target;
           return;
@@ -335,10 +322,10 @@ class PhraseIterator final : public DocIterator {
   // The doc range from `target` to the end of the first of the terms'
   // blocks there, and its bound: the smallest of those blocks' bounds with
   // the phrase's idf. A range that cannot beat min_competitive_ is skipped
-  // (block-max pruning over the candidates, Ding & Suel 2011) after its
-  // first candidate, checked as a probe: its candidates, counted exactly
-  // in the terms' bitsets, are the SkipEstimator's units, as single skipped
-  // candidates are. False if a term has no docs from `target` on.
+  // (block-max pruning over the candidates, Ding & Suel 2011) but for
+  // probes: its candidates, counted exactly in the terms' bitsets, are
+  // range_skips_'s units, and about one in 16 of them is checked. False if
+  // a term has no docs from `target` on, or on an error (status()).
   // REQUIRES: slop_ == 0, AllDense().
   bool NextRange(uint32_t target) {
     range_ = Range{};
@@ -354,8 +341,15 @@ class PhraseIterator final : public DocIterator {
     range_.valid = true;
     range_.last = last;
     if (bound > min_competitive_) return true;
-    // Candidates: docs set in every term's bitset, 64 at a time.
-    uint64_t candidates = 0;
+    // Its candidates, docs set in every term's bitset, found 64 at a time;
+    // about one in 16 of them, picked by a hash of their count (as
+    // ShouldProbe() picks parts, so that no period of the corpus aliases
+    // with the picks), checked as probes.
+    if ((++ranges_ & 63) == 0 && cancelled_ && cancelled_()) {
+      status_ = Cancelled();
+      return false;
+    }
+    uint64_t candidates = 0, probes = 0, matches = 0;
     const size_t first_word = target >> 6;
     const size_t last_word = last >> 6;
     for (size_t w = first_word; w <= last_word; ++w) {
@@ -364,24 +358,26 @@ class PhraseIterator final : public DocIterator {
       if (w == last_word && (last & 63) != 63) {
         bits &= (uint64_t{1} << ((last & 63) + 1)) - 1;
       }
-      for (const auto& term : terms_) {
-        const std::vector<uint64_t>& d = term->postings().list()->doc_bits;
-        bits &= w < d.size() ? d[w] : 0;
+      for (const uint64_t* d : dense_) {
+        bits &= w < dense_words_ ? d[w] : 0;
         if (bits == 0) break;
       }
-      candidates += index::PostingList::PopCount(bits);
+      for (; bits != 0; bits &= bits - 1) {
+        ++candidates;
+        if (!range_skips_.SampleUnit()) continue;
+        const uint32_t doc = static_cast<uint32_t>(w << 6) +
+                             static_cast<uint32_t>(__builtin_ctzll(bits));
+        for (const auto& term : terms_) term->Advance(doc);
+        ++probes;
+        if (PositionsMatch()) ++matches;
+        if (!status().ok()) return false;
+      }
     }
-    if (candidates == 0) {
-      range_.skipped = true;
-    } else {
-      // Its first candidate is checked as a probe, the rest skipped: one
-      // probe a range samples a stretch of short papers finely enough
-      // (whole ranges probed one in 16 missed the 12 ranges of 1,500 such
-      // papers in PhraseSkewPruningTest).
-      skips_.Probe(bound, min_competitive_, 1);
-      skips_.Skip(bound, min_competitive_, candidates - 1);
-      range_.probe = true;
-    }
+    range_skips_.Probe(bound, min_competitive_, probes);
+    range_skips_.AddProbeMatches(matches);
+    range_skips_.Skip(bound, min_competitive_, candidates - probes);
+    probe_matches_ += matches;
+    range_.skipped = true;
     return true;
   }
 
@@ -506,14 +502,18 @@ class PhraseIterator final : public DocIterator {
   uint64_t candidates_ = 0;  // Examined, for the cancellation checks.
   // SetMinCompetitiveScore()'s score, -1 until it is called.
   double min_competitive_ = -1.0;
-  // Candidates skipped as not competitive, and the probes among them.
+  // Candidates skipped one by one as not competitive, and the probes among
+  // them; and those skipped with their range (NextRange()), apart: the two
+  // are probed at different rates and bounds, and one estimator mixing
+  // them overestimated repeated-word phrases by 20-76% (a hostile test).
   SkipEstimator skips_;
+  SkipEstimator range_skips_;
+  uint64_t ranges_ = 0;  // Skippable ranges, for the cancellation checks.
   // The doc range NextRange() last decided on.
   struct Range {
     bool valid = false;
     uint32_t last = 0;     // Its last doc id.
-    bool skipped = false;  // Not competitive, no candidate: not walked.
-    bool probe = false;    // Not competitive: its first candidate probed.
+    bool skipped = false;  // Not competitive: skipped but for probes.
   };
   Range range_;
   int all_dense_ = -1;  // AllDense(), once known.

@@ -71,6 +71,13 @@ class SkipEstimator {
     skipped_any_ = true;
   }
 
+  // For a part sampled unit by unit (the candidates of a skipped range):
+  // true for about one unit in `probe_every`, picked by a fixed hash of a
+  // running count, as ShouldProbe() picks parts. The part is then reported
+  // with Probe() (the units picked), AddProbeMatches() and Skip() (the
+  // rest).
+  bool SampleUnit() { return Mix(++units_seen_) % probe_every_ == 0; }
+
   // Counts `n` matches in the part the last ShouldProbe() chose to probe
   // (or the last Probe()).
   void AddProbeMatches(uint64_t n) { strata_[current_].probe_matches += n; }
@@ -116,6 +123,7 @@ class SkipEstimator {
   Stratum strata_[kStrata];
   uint64_t probe_every_;
   uint64_t known_skipped_matches_ = 0;
+  uint64_t units_seen_ = 0;  // SampleUnit()'s count.
   size_t current_ = 0;
   bool skipped_any_ = false;
 };
