@@ -625,5 +625,16 @@ TEST(SkipEstimatorTest, ForcedProbesAndSkipsShareTheirStratum) {
   EXPECT_EQ(skips.SkippedMatches(), 12u * 124u);
 }
 
+// Found by a hostile test's reading: a stratum whose few skipped units got
+// no probe counted as empty. It is estimated at the rate of all probes.
+TEST(SkipEstimatorTest, AStratumWithoutProbesTakesTheOverallRate) {
+  SkipEstimator skips;
+  skips.Probe(0.99, 1.0, 10);
+  skips.AddProbeMatches(5);  // Half the units match.
+  skips.Skip(0.99, 1.0, 100);
+  skips.Skip(0.3, 1.0, 40);  // No probe in this stratum.
+  EXPECT_EQ(skips.SkippedMatches(), 50u + 20u);
+}
+
 }  // namespace
 }  // namespace paperdb::search

@@ -86,14 +86,26 @@ class SkipEstimator {
   bool skipped_any() const { return skipped_any_; }
 
   // The estimated matches of the skipped parts (the probes' own matches
-  // are not included: they were counted).
+  // are not included: they were counted). A stratum with skipped units but
+  // no probe (a few dozen units, none sampled) is estimated at the rate of
+  // all probes, not taken as empty.
   uint64_t SkippedMatches() const {
     double estimate = static_cast<double>(known_skipped_matches_);
+    uint64_t all_probe_units = 0, all_probe_matches = 0;
     for (const Stratum& s : strata_) {
-      if (s.skipped_units == 0 || s.probe_units == 0) continue;
-      estimate += static_cast<double>(s.probe_matches) *
+      all_probe_units += s.probe_units;
+      all_probe_matches += s.probe_matches;
+    }
+    for (const Stratum& s : strata_) {
+      if (s.skipped_units == 0) continue;
+      const uint64_t units =
+          s.probe_units > 0 ? s.probe_units : all_probe_units;
+      const uint64_t matches =
+          s.probe_units > 0 ? s.probe_matches : all_probe_matches;
+      if (units == 0) continue;
+      estimate += static_cast<double>(matches) *
                   static_cast<double>(s.skipped_units) /
-                  static_cast<double>(s.probe_units);
+                  static_cast<double>(units);
     }
     return static_cast<uint64_t>(estimate + 0.5);
   }
