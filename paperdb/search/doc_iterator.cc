@@ -217,7 +217,6 @@ class PhraseIterator final : public DocIterator {
   // Moves to the first doc >= target holding every term where the positions
   // match.
   void Find(uint32_t target) {
-    auto at = [this](size_t i) -> DocIterator& { return *terms_[order_[i]]; };
     while (true) {
       if (min_competitive_ >= 0.0 && slop_ == 0 && AllDense() &&
           (!range_.valid || target > range_.last)) {
@@ -242,7 +241,7 @@ class PhraseIterator final : public DocIterator {
           for (const auto& term : terms_) term->Advance(target);
         }
       } else {
-        target = Leapfrog(order_.size(), at, target);
+        target = LeapfrogBits(target);
       }
       if (target == kNoMoreDocs || !status().ok()) {
         doc_ = kNoMoreDocs;
@@ -301,6 +300,44 @@ class PhraseIterator final : public DocIterator {
       }
     }
     return all_dense_ == 1;
+  }
+
+  // The first doc >= target in every term's list, or kNoMoreDocs, when not
+  // all have bitsets: Leapfrog() from the rarest, where a term with a
+  // bitset is asked whether it holds the lead's doc (a bit) before any
+  // sparse term seeks, instead of being advanced to its own next doc.
+  uint32_t LeapfrogBits(uint32_t target) {
+    if (bits_of_.empty()) {
+      for (const size_t i : order_) {
+        const index::PostingList* list = terms_[i]->postings().list();
+        bits_of_.push_back(
+            list != nullptr && !list->doc_bits.empty() ? list : nullptr);
+      }
+    }
+    DocIterator& lead = *terms_[order_[0]];
+    while (true) {
+      lead.Advance(target);
+      target = lead.doc();
+      if (target == kNoMoreDocs) return target;
+      bool aligned = true;
+      for (size_t k = 1; k < order_.size() && aligned; ++k) {
+        if (bits_of_[k] != nullptr) aligned = bits_of_[k]->Contains(target);
+      }
+      if (!aligned) {
+        ++target;
+        continue;
+      }
+      for (size_t k = 1; k < order_.size(); ++k) {
+        DocIterator& other = *terms_[order_[k]];
+        other.Advance(target);
+        if (other.doc() != target) {
+          target = other.doc();
+          aligned = false;
+          break;
+        }
+      }
+      if (aligned || target == kNoMoreDocs) return target;
+    }
   }
 
   // The first doc >= target in every term's list, or kNoMoreDocs: a
@@ -517,6 +554,8 @@ class PhraseIterator final : public DocIterator {
   };
   Range range_;
   int all_dense_ = -1;  // AllDense(), once known.
+  // Per term in order_, its list if it has a bitset, else null.
+  std::vector<const index::PostingList*> bits_of_;
   // Each term's doc_bits, and the fewest words of them, when AllDense().
   std::vector<const uint64_t*> dense_;
   size_t dense_words_ = 0;
