@@ -88,15 +88,15 @@ int main(int argc, char** argv) {
           std::chrono::duration<double, std::milli>(end - start).count());
     }
   }
-  std::printf("%-8s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
+  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
               "p99_ms");
   std::vector<double> all;
   for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
+    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
                 Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
     all.insert(all.end(), v.begin(), v.end());
   }
-  std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
+  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
               Percentile(all, 0.5), Percentile(all, 0.95),
               Percentile(all, 0.99));
   std::printf("(results returned over all runs: %llu)\n",

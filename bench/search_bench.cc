@@ -130,15 +130,15 @@ int main(int argc, char** argv) {
       query_hits[i] = *std::move(hits);
     }
   }
-  std::printf("%-8s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
+  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
               "p99_ms");
   std::vector<double> all;
   for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
+    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
                 Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
     all.insert(all.end(), v.begin(), v.end());
   }
-  std::printf("%-8s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
+  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
               Percentile(all, 0.5), Percentile(all, 0.95),
               Percentile(all, 0.99));
   if (absl::GetFlag(FLAGS_check_totals)) {
@@ -216,9 +216,9 @@ int main(int argc, char** argv) {
       }
     }
     std::sort(slowest.rbegin(), slowest.rend());
-    std::printf("%9s %-8s %10s %s\n", "p50_ms", "kind", "total", "query");
+    std::printf("%9s %-10s %10s %s\n", "p50_ms", "kind", "total", "query");
     for (const auto& [ms, i] : slowest) {
-      std::printf("%9.3f %-8s %10llu%s %s\n", ms, queries[i].first.c_str(),
+      std::printf("%9.3f %-10s %10llu%s %s\n", ms, queries[i].first.c_str(),
                   static_cast<unsigned long long>(query_hits[i].total),
                   query_hits[i].total_estimated ? "~" : " ", texts[i].c_str());
     }

@@ -90,13 +90,7 @@ void OnInterrupt(int signal) {
 // Returns the process exit status: 0, 1 if any file was rejected, 128 plus
 // the signal number if interrupted.
 int IngestFiles(paperdb::ingest::Ingester& ingester,
-                const std::vector<std::string>& paths) {
-  absl::StatusOr<std::vector<std::string>> files =
-      paperdb::ingest::ListInputFiles(paths);
-  if (!files.ok()) {
-    std::cerr << "ingest_service: " << files.status().message() << "\n";
-    return 1;
-  }
+                const std::vector<std::string>& files) {
   std::cout << std::unitbuf;  // A line per file, even when piped or killed.
   paperdb::ingest::BulkIngestOptions options;
   options.batch_bytes = absl::GetFlag(FLAGS_batch_mib) << 20;
@@ -104,16 +98,16 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
   // A live status line on a terminal; plain lines only when redirected.
   if (isatty(STDERR_FILENO)) options.progress = &std::cerr;
   const paperdb::ingest::BulkIngestReport report =
-      paperdb::ingest::BulkIngest(ingester, *files, options, std::cout);
+      paperdb::ingest::BulkIngest(ingester, files, options, std::cout);
   if (report.interrupted) {
     std::cout << "interrupted: stopped after "
-              << report.stored + report.rejected << " of " << files->size()
+              << report.stored + report.rejected << " of " << files.size()
               << " files; every file listed above as added is stored whole\n";
     return 128 + interrupt_signal.load();
   }
   const paperdb::ingest::IngestTotals& t = report.total;
-  std::cout << "total: " << files->size()
-            << (files->size() == 1 ? " file, " : " files, ") << t.added
+  std::cout << "total: " << files.size()
+            << (files.size() == 1 ? " file, " : " files, ") << t.added
             << " added, " << t.updated << " updated, " << t.unchanged
             << " unchanged, " << t.removed << " removed, " << t.skipped
             << " skipped, " << t.rejected
@@ -219,6 +213,16 @@ int main(int argc, char** argv) {
                  "--max_message_mib (<= 1024) must be >= 1\n";
     return 2;
   }
+  // One-shot mode: the inputs are listed before the store is opened, so a
+  // missing path leaves no new, empty store behind.
+  absl::StatusOr<std::vector<std::string>> files;
+  if (!serve) {
+    files = paperdb::ingest::ListInputFiles(paths);
+    if (!files.ok()) {
+      std::cerr << "ingest_service: " << files.status().message() << "\n";
+      return 1;
+    }
+  }
   auto store = paperdb::storage::Store::OpenPrimary(absl::GetFlag(FLAGS_db));
   if (!store.ok()) {
     std::cerr << "ingest_service: " << store.status().message() << "\n";
@@ -237,7 +241,7 @@ int main(int argc, char** argv) {
   paperdb::ingest::Ingester ingester(writer->get(), store->get(),
                                      ingest_options);
   if (!serve) {
-    const int status = IngestFiles(ingester, paths);
+    const int status = IngestFiles(ingester, *files);
     if (const absl::Status flushed = (*store)->Flush(); !flushed.ok()) {
       std::cerr << "ingest_service: " << flushed.message() << "\n";
       return 1;

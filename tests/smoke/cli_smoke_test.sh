@@ -39,6 +39,16 @@ set -e
 grep -q 'bad.txt: rejected, nothing stored: bad.txt: line 1, byte 0: no header' <<<"$out" \
   || fail "bad file message: $out"
 
+# A missing input path stops the run before the store is opened: no new,
+# empty store is left behind.
+set +e
+out=$("$INGEST" --db="$WORK/fresh_db" "$WORK/no_such_dir" "$SRC/data" 2>&1)
+status=$?
+set -e
+[[ $status -eq 1 ]] || fail "missing path exit status $status"
+grep -q 'no_such_dir: no such file or directory' <<<"$out" || fail "missing path message: $out"
+[[ ! -e "$WORK/fresh_db" ]] || fail "missing path left a store behind"
+
 # Flags from the environment (PAPERDB_<NAME>) work; a bad value is refused.
 set +e
 out=$(PAPERDB_CATCH_UP_INTERVAL_MS=often "$QUERY" --db="$WORK/db" 2>&1)
