@@ -95,6 +95,13 @@ def describe(pool, symbol):
         return "\n".join(lines + ["}"])
     except KeyError:
         pass
+    try:
+        enum = pool.FindEnumTypeByName(symbol)
+        lines = [f"{symbol} is an enum:", f"enum {enum.name} {{"]
+        lines += [f"  {v.name} = {v.number};" for v in enum.values]
+        return "\n".join(lines + ["}"])
+    except KeyError:
+        pass
     message = pool.FindMessageTypeByName(symbol)
     lines = [f"{symbol} is a message:", f"message {message.name} {{"]
     for f in message.fields:
