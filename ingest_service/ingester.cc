@@ -268,6 +268,9 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
     file.analyzed = true;
     file.content_hash.clear();
   }
+  // Inverted here, on the preparing thread, so that the commit only merges
+  // runs (inverted_run.h).
+  if (file.analyzed) file.run = index::InvertedRun::Build(file.papers);
   return file;
 }
 
@@ -280,6 +283,7 @@ absl::StatusOr<std::vector<v1::IngestFileResponse>> Ingester::Commit(
     update.file_name = file.file_name;
     update.content_hash = file.content_hash;
     update.analyzed = file.analyzed;
+    update.run = std::move(file.run);
     // The papers move to the writer; Respond() needs only their ids.
     update.papers.reserve(file.papers.size());
     for (index::AnalyzedPaper& paper : file.papers) {

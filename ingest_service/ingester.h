@@ -67,6 +67,8 @@ struct PreparedFile {
   // False if the file had the stored file's content hash: its papers were
   // not analyzed (index::FileUpdate::analyzed).
   bool analyzed = true;
+  // If analyzed: the papers' postings, inverted (index::FileUpdate::run).
+  std::unique_ptr<index::InvertedRun> run;
 };
 
 // Returns true once the caller has given up (client gone, deadline passed).

@@ -11,6 +11,7 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/common_grams.h"
 #include "paperdb/index/field_terms.h"
+#include "paperdb/index/inverted_run.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/token_spans.h"
 #include "paperdb/index/varint.h"
@@ -102,7 +103,16 @@ absl::StatusOr<PaperState*> ChangeSet::FindPaper(absl::string_view paper_id) {
   return raw;
 }
 
-absl::StatusOr<PaperState*> ChangeSet::AddPaper(AnalyzedPaper paper) {
+ChangeSet::~ChangeSet() = default;
+
+const InvertedRun* ChangeSet::AdoptRun(std::unique_ptr<InvertedRun> run) {
+  runs_.push_back(std::move(run));
+  return runs_.back().get();
+}
+
+absl::StatusOr<PaperState*> ChangeSet::AddPaper(AnalyzedPaper paper,
+                                                const InvertedRun* run,
+                                                uint32_t run_paper) {
   if (stats_.next_doc_id() == UINT32_MAX) {
     return absl::ResourceExhaustedError(
         "store holds the maximum number of papers");
@@ -112,6 +122,8 @@ absl::StatusOr<PaperState*> ChangeSet::AddPaper(AnalyzedPaper paper) {
   stats_.set_next_doc_id(state->doc + 1);
   state->is_new = true;
   state->terms = std::move(paper.terms);
+  state->run = run;
+  state->run_paper = run_paper;
   state->record.set_doc_length_terms(paper.doc_length);
   state->record.set_token_spans(std::move(paper.token_spans));
   *paper.paper.mutable_ingest_time() = now_;
@@ -213,16 +225,23 @@ absl::Status ChangeSet::RemovePostings(absl::string_view term,
 }
 
 absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
-  // Document frequency changes, and the postings to take out, by term.
   // The postings to take out, by term.
   std::map<std::string, std::vector<uint32_t>> removals;
-  // Postings of new papers, by term, in doc order.
+  // Postings of new papers that carry their own terms, by term, in doc
+  // order. The other new papers' postings are in the adopted runs.
   struct NewPosting {
     uint32_t doc;
     uint32_t doc_length;
     const std::vector<uint32_t>* positions;
   };
   absl::flat_hash_map<absl::string_view, std::vector<NewPosting>> additions;
+  // Per adopted run, per paper of it: its state if the paper is added.
+  absl::flat_hash_map<const InvertedRun*, size_t> run_index;
+  std::vector<std::vector<const PaperState*>> run_papers(runs_.size());
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    run_index.emplace(runs_[r].get(), r);
+    run_papers[r].assign(runs_[r]->paper_count(), nullptr);
+  }
 
   // Deletes go into the batch before puts: a paper deleted and added again
   // in one change gets a new doc id, and its id mapping must end up put.
@@ -254,6 +273,9 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
       stats_.set_doc_count(stats_.doc_count() + 1);
       stats_.set_total_doc_length_terms(stats_.total_doc_length_terms() +
                                         paper->record.doc_length_terms());
+      if (paper->run != nullptr) {
+        run_papers[run_index.at(paper->run)][paper->run_paper] = paper.get();
+      }
       for (const AnalyzedPaper::Term& term : paper->terms) {
         additions[term.term].push_back(
             {paper->doc, paper->record.doc_length_terms(), &term.positions});
@@ -266,39 +288,117 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     batch->Put(Column::kPapers, storage::PaperKey(paper->doc),
                paper->record.SerializeAsString());
   }
-  // Keys go into the batch sorted: RocksDB's memtable inserts ordered keys
-  // much faster than random ones.
-  std::vector<absl::string_view> added_terms;
-  added_terms.reserve(additions.size());
-  for (const auto& entry : additions) added_terms.push_back(entry.first);
-  std::sort(added_terms.begin(), added_terms.end());
+  // The papers' own terms, sorted: one more source in term order.
+  std::vector<std::pair<absl::string_view, const std::vector<NewPosting>*>> own;
+  own.reserve(additions.size());
+  for (const auto& [term, postings] : additions)
+    own.emplace_back(term, &postings);
+  std::sort(own.begin(), own.end());
+
+  // The sources (runs, then `own`) merged by term; each term's postings
+  // from all of them written as blocks in doc order. Keys go into the batch
+  // sorted: RocksDB's memtable inserts ordered keys much faster than
+  // random ones.
+  const size_t own_source = runs_.size();
+  auto term_of = [&](size_t source, size_t i) {
+    return source == own_source ? own[i].first : runs_[source]->term(i);
+  };
+  struct Cursor {
+    absl::string_view term;
+    size_t source;
+    size_t next;
+  };
+  auto later = [](const Cursor& a, const Cursor& b) {
+    return a.term != b.term ? a.term > b.term : a.source > b.source;
+  };
+  std::vector<Cursor> heap;
+  for (size_t r = 0; r < runs_.size(); ++r) {
+    if (runs_[r]->term_count() > 0) heap.push_back({runs_[r]->term(0), r, 0});
+  }
+  if (!own.empty()) heap.push_back({own[0].first, own_source, 0});
+  std::make_heap(heap.begin(), heap.end(), later);
+  struct Gathered {
+    uint32_t doc;
+    uint32_t doc_length;
+    uint32_t tf;
+    absl::string_view encoded;               // Run postings: positions.
+    const std::vector<uint32_t>* positions;  // Own terms' postings.
+  };
+  std::vector<Gathered> gathered;
+  // Terms given postings, in term order, with their number.
+  std::vector<std::pair<absl::string_view, int64_t>> added_terms;
   PostingBlockBuilder block;
-  for (const absl::string_view term : added_terms) {
-    const std::vector<NewPosting>& postings = additions[term];
-    for (size_t start = 0; start < postings.size();
+  while (!heap.empty()) {
+    const absl::string_view term = heap.front().term;
+    gathered.clear();
+    while (!heap.empty() && heap.front().term == term) {
+      std::pop_heap(heap.begin(), heap.end(), later);
+      Cursor cursor = heap.back();
+      heap.pop_back();
+      if (cursor.source == own_source) {
+        for (const NewPosting& p : *own[cursor.next].second) {
+          gathered.push_back({p.doc,
+                              p.doc_length,
+                              static_cast<uint32_t>(p.positions->size()),
+                              {},
+                              p.positions});
+        }
+      } else {
+        const InvertedRun& run = *runs_[cursor.source];
+        const std::vector<const PaperState*>& states =
+            run_papers[cursor.source];
+        for (const InvertedRun::Posting& p : run.postings(cursor.next)) {
+          const PaperState* state = states[p.paper];
+          if (state == nullptr) continue;  // Not added.
+          gathered.push_back({state->doc, state->record.doc_length_terms(),
+                              p.tf, run.positions(p), nullptr});
+        }
+      }
+      const size_t size = cursor.source == own_source
+                              ? own.size()
+                              : runs_[cursor.source]->term_count();
+      if (++cursor.next < size) {
+        cursor.term = term_of(cursor.source, cursor.next);
+        heap.push_back(cursor);
+        std::push_heap(heap.begin(), heap.end(), later);
+      }
+    }
+    if (gathered.empty()) continue;
+    auto by_doc = [](const Gathered& a, const Gathered& b) {
+      return a.doc < b.doc;
+    };
+    if (!std::is_sorted(gathered.begin(), gathered.end(), by_doc)) {
+      std::sort(gathered.begin(), gathered.end(), by_doc);
+    }
+    for (size_t start = 0; start < gathered.size();
          start += kMaxPostingsPerBlock) {
       block.Clear();
       const size_t end =
-          std::min(postings.size(), start + kMaxPostingsPerBlock);
+          std::min(gathered.size(), start + kMaxPostingsPerBlock);
       for (size_t i = start; i < end; ++i) {
-        block.Add(postings[i].doc, postings[i].doc_length,
-                  *postings[i].positions);
+        const Gathered& g = gathered[i];
+        if (g.positions != nullptr) {
+          block.Add(g.doc, g.doc_length, *g.positions);
+        } else {
+          block.AddEncoded(g.doc, g.doc_length, g.tf, g.encoded);
+        }
       }
       batch->Put(Column::kPostings,
                  storage::PostingKey(term, block.first_doc()), block.Finish());
     }
+    added_terms.emplace_back(term, static_cast<int64_t>(gathered.size()));
   }
   // Document frequency changes in term order, as the batch's other keys:
   // the added terms (sorted) merged with the removed ones (a sorted map).
   std::vector<std::pair<absl::string_view, int64_t>> deltas;
   deltas.reserve(added_terms.size() + removals.size());
   auto removed = removals.begin();
-  for (const absl::string_view term : added_terms) {
+  for (const auto& [term, count] : added_terms) {
     for (; removed != removals.end() && removed->first < term; ++removed) {
       deltas.emplace_back(removed->first,
                           -static_cast<int64_t>(removed->second.size()));
     }
-    int64_t delta = static_cast<int64_t>(additions[term].size());
+    int64_t delta = count;
     if (removed != removals.end() && removed->first == term) {
       delta -= static_cast<int64_t>(removed->second.size());
       ++removed;

@@ -51,6 +51,8 @@ struct AnalyzedPaper {
 // Analyzes `paper`'s abstract. Thread-safe (a thread-local analyzer).
 AnalyzedPaper AnalyzePaper(v1::Paper paper);
 
+class InvertedRun;
+
 // A paper as the change sees it.
 struct PaperState {
   uint32_t doc = 0;
@@ -59,6 +61,10 @@ struct PaperState {
   bool deleted = false;  // Deleted by this change.
   bool dirty = false;    // Record changed (sources); rewrite it.
   std::vector<AnalyzedPaper::Term> terms;  // New papers only.
+  // New papers whose postings are in an inverted run instead of `terms`:
+  // paper `run_paper` of `run`.
+  const InvertedRun* run = nullptr;
+  uint32_t run_paper = 0;
 };
 
 class ChangeSet {
@@ -72,14 +78,23 @@ class ChangeSet {
 
   ChangeSet(const ChangeSet&) = delete;
   ChangeSet& operator=(const ChangeSet&) = delete;
+  ~ChangeSet();
 
   // The live paper with id `paper_id` (stored, or added by this change), or
   // nullptr if there is none. Store errors; DATA_LOSS for a bad record.
   absl::StatusOr<PaperState*> FindPaper(absl::string_view paper_id);
 
   // Adds a new paper; its id must not be live (FindPaper() == nullptr).
-  // Sets its ingest time. RESOURCE_EXHAUSTED past 2^32 - 1 doc ids.
-  absl::StatusOr<PaperState*> AddPaper(AnalyzedPaper paper);
+  // Sets its ingest time. RESOURCE_EXHAUSTED past 2^32 - 1 doc ids. Its
+  // postings are `paper.terms`, or, if `run` is set (a run adopted by
+  // AdoptRun(), `paper.terms` then empty), those of paper `run_paper` of
+  // `run`.
+  absl::StatusOr<PaperState*> AddPaper(AnalyzedPaper paper,
+                                       const InvertedRun* run = nullptr,
+                                       uint32_t run_paper = 0);
+
+  // Keeps `run` until the change is destroyed, for AddPaper(); returns it.
+  const InvertedRun* AdoptRun(std::unique_ptr<InvertedRun> run);
 
   // Deletes a live paper: record, id mapping and postings.
   void DeletePaper(PaperState* paper);
@@ -132,6 +147,7 @@ class ChangeSet {
   };
   absl::node_hash_map<std::string, SourceSlot> sources_;  // Stable pointers.
   std::vector<std::pair<std::string, uint32_t>> df_updates_;
+  std::vector<std::unique_ptr<InvertedRun>> runs_;  // Adopted, in order.
 };
 
 }  // namespace paperdb::index

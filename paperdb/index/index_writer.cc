@@ -107,11 +107,14 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
     result.source = stored->source();
     return result;
   }
+  const InvertedRun* run = nullptr;
   if (!file.analyzed) {
     // Prepared as unchanged, but the stored file changed since.
     for (AnalyzedPaper& paper : file.papers) {
       paper = AnalyzePaper(std::move(paper.paper));
     }
+  } else if (file.run != nullptr) {
+    run = change.AdoptRun(std::move(file.run));
   }
   const std::vector<std::string> old_ids =
       stored != nullptr ? std::vector<std::string>(stored->paper_ids().begin(),
@@ -136,8 +139,9 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
         if (s.file_name() != file.file_name) *fresh.add_sources() = s;
       }
       change.DeletePaper(paper);
-      PAPERDB_ASSIGN_OR_RETURN(PaperState * replaced,
-                               change.AddPaper(std::move(analyzed)));
+      PAPERDB_ASSIGN_OR_RETURN(
+          PaperState * replaced,
+          change.AddPaper(std::move(analyzed), run, static_cast<uint32_t>(i)));
       *replaced->record.mutable_paper()->mutable_ingest_time() = first_ingest;
       result.outcomes[i] = PaperOutcome::kUpdated;
       result.replaced[i] = replaced->record.paper().id();
@@ -170,7 +174,9 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
       result.outcomes[i] = PaperOutcome::kAdded;
       ++result.added;
     }
-    PAPERDB_RETURN_IF_ERROR(change.AddPaper(std::move(analyzed)).status());
+    PAPERDB_RETURN_IF_ERROR(
+        change.AddPaper(std::move(analyzed), run, static_cast<uint32_t>(i))
+            .status());
   }
   for (const std::string& id : old_ids) {
     if (id_set.contains(id)) continue;
@@ -250,6 +256,7 @@ absl::StatusOr<CommitResult> IndexWriter::Commit(
     slot.emplace_back(it->second, file.papers.size());
     file.papers.push_back(AnalyzePaper(std::move(paper)));
   }
+  for (FileUpdate& file : files) file.run = InvertedRun::Build(file.papers);
   PAPERDB_ASSIGN_OR_RETURN(const std::vector<FileResult> results,
                            CommitFiles(std::move(files)));
   CommitResult total;

@@ -19,6 +19,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "paperdb/index/change_set.h"
+#include "paperdb/index/inverted_run.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/storage/v1/records.pb.h"
 #include "paperdb/v1/paper.pb.h"
@@ -49,6 +50,10 @@ struct FileUpdate {
   // be unchanged (same content hash as stored). If it is not, the writer
   // analyzes them itself.
   bool analyzed = true;
+  // If set, the papers' postings inverted (InvertedRun::Build(papers), which
+  // leaves the papers' `terms` empty): the fast path of a bulk ingest.
+  // Ignored when `analyzed` is false.
+  std::unique_ptr<InvertedRun> run;
 };
 
 // What a commit did to one file.

@@ -34,6 +34,15 @@ void PostingBlockBuilder::Add(uint32_t doc, uint32_t doc_length,
   }
 }
 
+void PostingBlockBuilder::AddEncoded(uint32_t doc, uint32_t doc_length,
+                                     uint32_t tf,
+                                     absl::string_view encoded_positions) {
+  docs_.push_back(doc);
+  tfs_.push_back(tf);
+  lengths_.push_back(doc_length);
+  positions_.append(encoded_positions.data(), encoded_positions.size());
+}
+
 void PostingBlockBuilder::Clear() {
   docs_.clear();
   tfs_.clear();

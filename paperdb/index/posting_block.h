@@ -37,6 +37,11 @@ class PostingBlockBuilder {
   void Add(uint32_t doc, uint32_t doc_length,
            absl::Span<const uint32_t> positions);
 
+  // Adds a posting whose `tf` positions come encoded, as Add() would encode
+  // them (position gaps from 0, varints). Same requirements as Add().
+  void AddEncoded(uint32_t doc, uint32_t doc_length, uint32_t tf,
+                  absl::string_view encoded_positions);
+
   // Empties the builder for the next block, keeping its buffers.
   void Clear();
 
