@@ -24,9 +24,18 @@ using storage::Column;
 
 AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   AnalyzedPaper analyzed;
+  text::Analyzer& analyzer = text::ThreadLocalAnalyzer();
   const std::vector<text::AnalyzedToken> tokens =
-      text::ThreadLocalAnalyzer().Analyze(paper.abstract());
-  absl::flat_hash_map<absl::string_view, size_t> slot;
+      analyzer.Analyze(paper.abstract());
+  analyzed.term_epoch = analyzer.term_epoch();
+  // Each term's index in analyzed.terms, by term id (no string hashing);
+  // every entry is kNoSlot between calls.
+  constexpr uint32_t kNoSlot = UINT32_MAX;
+  thread_local std::vector<uint32_t> slot_of_id;
+  if (slot_of_id.size() < analyzer.term_id_limit()) {
+    slot_of_id.resize(analyzer.term_id_limit(), kNoSlot);
+  }
+  absl::flat_hash_map<absl::string_view, size_t> slot;  // Tokens without id.
   // Stopwords by position, for the common grams (common_grams.h).
   std::vector<std::pair<uint32_t, absl::string_view>> gram_words;
   for (const text::AnalyzedToken& token : tokens) {
@@ -34,12 +43,26 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
     // stop filter: not stopwords (indexed only for phrases), and not a
     // joined compound, which adds a term at its first part's position.
     if (!token.compound && !token.stopword) ++analyzed.doc_length;
-    auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
-    if (inserted) analyzed.terms.push_back({token.term, {}});
-    analyzed.terms[it->second].positions.push_back(token.position);
+    size_t index;
+    if (token.term_id < slot_of_id.size()) {
+      uint32_t& s = slot_of_id[token.term_id];
+      if (s == kNoSlot) {
+        s = static_cast<uint32_t>(analyzed.terms.size());
+        analyzed.terms.push_back({token.term, {}, token.term_id});
+      }
+      index = s;
+    } else {
+      auto [it, inserted] = slot.emplace(token.term, analyzed.terms.size());
+      if (inserted) analyzed.terms.push_back({token.term, {}});
+      index = it->second;
+    }
+    analyzed.terms[index].positions.push_back(token.position);
     if (IsCommonGramWord(token.term)) {
       gram_words.emplace_back(token.position, token.term);
     }
+  }
+  for (const AnalyzedPaper::Term& term : analyzed.terms) {
+    if (term.term_id < slot_of_id.size()) slot_of_id[term.term_id] = kNoSlot;
   }
   // A common gram for every stopword directly followed by one, as a phrase
   // sees them: a joined compound ("no-t" is "not") stands at its first

@@ -32,6 +32,7 @@
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/storage/v1/records.pb.h"
+#include "paperdb/text/analyzer.h"
 #include "paperdb/v1/paper.pb.h"
 
 namespace paperdb::index {
@@ -41,8 +42,13 @@ struct AnalyzedPaper {
   struct Term {
     std::string term;
     std::vector<uint32_t> positions;  // Token positions, ascending.
+    // The analyzer's id of `term` in `term_epoch` (analyzer.h), or
+    // text::kNoTermId (common grams, typed fields).
+    uint32_t term_id = text::kNoTermId;
   };
   v1::Paper paper;
+  // The analyzing thread's text::Analyzer::term_epoch() (0: none).
+  uint64_t term_epoch = 0;
   uint32_t doc_length = 0;  // Content words (no stopwords): BM25 length.
   std::vector<Term> terms;  // Distinct terms, in order of first occurrence.
   std::string token_spans;  // EncodeTokenSpans() of the abstract's tokens.

@@ -36,21 +36,49 @@ std::unique_ptr<InvertedRun> InvertedRun::Build(
   };
   std::vector<Raw> raw;
   raw.reserve(occurrences);
+  // Terms the analyzer numbered in one term epoch (analyzer.h) are told
+  // apart by their ids, without hashing strings; the rest (common grams,
+  // typed fields, or all when the papers span epochs) by a hash map.
+  const uint64_t epoch = papers.empty() ? 0 : papers.front().term_epoch;
+  bool by_id = epoch != 0;
+  uint32_t id_limit = 0;
+  for (const AnalyzedPaper& paper : papers) {
+    by_id &= paper.term_epoch == epoch;
+    for (const AnalyzedPaper::Term& term : paper.terms) {
+      if (term.term_id != text::kNoTermId) {
+        id_limit = std::max(id_limit, term.term_id + 1);
+      }
+    }
+  }
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> local_of(by_id ? id_limit : 0, kNone);
   absl::flat_hash_map<absl::string_view, uint32_t> ids;
-  ids.reserve(occurrences / 4);
+  ids.reserve(by_id ? papers.size() * 8 : occurrences / 4);
   std::vector<absl::string_view> names;  // By id.
   std::vector<uint32_t> counts;          // By id.
   for (size_t i = 0; i < papers.size(); ++i) {
     for (const AnalyzedPaper::Term& term : papers[i].terms) {
-      auto [it, added] =
-          ids.try_emplace(term.term, static_cast<uint32_t>(names.size()));
-      if (added) {
-        names.push_back(term.term);
-        counts.push_back(0);
+      uint32_t id;
+      if (by_id && term.term_id != text::kNoTermId) {
+        uint32_t& local = local_of[term.term_id];
+        if (local == kNone) {
+          local = static_cast<uint32_t>(names.size());
+          names.push_back(term.term);
+          counts.push_back(0);
+        }
+        id = local;
+      } else {
+        auto [it, added] =
+            ids.try_emplace(term.term, static_cast<uint32_t>(names.size()));
+        if (added) {
+          names.push_back(term.term);
+          counts.push_back(0);
+        }
+        id = it->second;
       }
-      ++counts[it->second];
+      ++counts[id];
       Raw& r = raw.emplace_back();
-      r.term_id = it->second;
+      r.term_id = id;
       r.posting.paper = static_cast<uint32_t>(i);
       r.posting.tf = static_cast<uint32_t>(term.positions.size());
       r.posting.positions_begin = static_cast<uint32_t>(run->positions_.size());

@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/index/index_writer.h"
@@ -84,6 +86,47 @@ TEST(InvertedRunTest, InvertsPapersIntoTermsInByteOrder) {
   EXPECT_THAT(DecodePositions(run->positions(zeta[1])), ElementsAre(1));
   // The terms moved into the run.
   for (const AnalyzedPaper& paper : papers) EXPECT_THAT(paper.terms, IsEmpty());
+}
+
+// Every term of `run` with its postings, as text.
+std::vector<std::string> Describe(const InvertedRun& run) {
+  std::vector<std::string> out;
+  for (size_t t = 0; t < run.term_count(); ++t) {
+    std::string line(run.term(t));
+    for (const InvertedRun::Posting& p : run.postings(t)) {
+      absl::StrAppend(&line, " ", p.paper, ":",
+                      absl::StrJoin(DecodePositions(run.positions(p)), ","));
+    }
+    out.push_back(line);
+  }
+  return out;
+}
+
+// Papers analyzed in two term epochs (the analyzer's caches filled up in
+// between, so term ids were dealt anew) are inverted by their terms'
+// strings: the run equals one of papers analyzed in one epoch. Grouping by
+// id across epochs would merge unrelated terms.
+TEST(InvertedRunTest, PapersOfTwoTermEpochsAreInvertedByTheirTerms) {
+  const v1::Paper first =
+      MakePaper("p1", "Spiking networks of the brain learn delays.");
+  const v1::Paper second =
+      MakePaper("p2", "Graph networks, and delays of the graph.");
+  std::vector<AnalyzedPaper> mixed;
+  mixed.push_back(AnalyzePaper(first));
+  std::string filler;  // More distinct words than the caches hold.
+  for (int i = 0; i < 140000; ++i) absl::StrAppend(&filler, "z", i, "q ");
+  text::ThreadLocalAnalyzer().Analyze(filler);
+  mixed.push_back(AnalyzePaper(second));
+  ASSERT_NE(mixed[0].term_epoch, mixed[1].term_epoch);
+  std::vector<AnalyzedPaper> same;
+  same.push_back(AnalyzePaper(first));
+  same.push_back(AnalyzePaper(second));
+  ASSERT_EQ(same[0].term_epoch, same[1].term_epoch);
+
+  const std::vector<std::string> expected = Describe(*InvertedRun::Build(same));
+  EXPECT_EQ(Describe(*InvertedRun::Build(mixed)), expected);
+  EXPECT_THAT(expected, ::testing::Contains("delay 0:6 1:3"));
+  EXPECT_THAT(expected, ::testing::Contains("network 0:1 1:1"));
 }
 
 TEST(InvertedRunTest, NoPapersMakeAnEmptyRun) {

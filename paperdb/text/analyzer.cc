@@ -1,5 +1,6 @@
 #include "paperdb/text/analyzer.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +141,8 @@ absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::Create() {
   return std::unique_ptr<Analyzer>(new Analyzer(stemmer));
 }
 
+Analyzer::Analyzer(sb_stemmer* stemmer) : stemmer_(stemmer) { ResetTerms(); }
+
 Analyzer::~Analyzer() { sb_stemmer_delete(stemmer_); }
 
 std::string Analyzer::Fold(absl::string_view word) {
@@ -158,19 +161,31 @@ std::string Analyzer::FoldForMatching(absl::string_view word) {
   return out;
 }
 
-std::string Analyzer::Stem(const std::string& folded) {
+const Analyzer::Stemmed& Analyzer::Stem(const std::string& folded) {
   if (auto cached = stem_cache_.find(folded); cached != stem_cache_.end()) {
     return cached->second;
   }
   const sb_symbol* stemmed = sb_stemmer_stem(
       stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
       static_cast<int>(folded.size()));
-  if (stemmed == nullptr) return folded;  // Out of memory: index unstemmed.
-  std::string stem(reinterpret_cast<const char*>(stemmed),
-                   static_cast<size_t>(sb_stemmer_length(stemmer_)));
-  if (stem_cache_.size() >= kStemCacheEntries) stem_cache_.clear();
-  stem_cache_.emplace(folded, stem);
-  return stem;
+  Stemmed entry;
+  // Out of memory: indexed unstemmed.
+  entry.term =
+      stemmed == nullptr
+          ? folded
+          : std::string(reinterpret_cast<const char*>(stemmed),
+                        static_cast<size_t>(sb_stemmer_length(stemmer_)));
+  const auto interned = term_ids_.try_emplace(
+      entry.term, static_cast<uint32_t>(term_ids_.size()));
+  entry.id = interned.first->second;
+  return stem_cache_.emplace(folded, std::move(entry)).first->second;
+}
+
+void Analyzer::ResetTerms() {
+  static std::atomic<uint64_t> next_epoch{1};
+  stem_cache_.clear();
+  term_ids_.clear();
+  term_epoch_ = next_epoch.fetch_add(1, std::memory_order_relaxed);
 }
 
 std::string Analyzer::CachedFoldForMatching(absl::string_view word) {
@@ -185,10 +200,17 @@ std::string Analyzer::CachedFoldForMatching(absl::string_view word) {
 }
 
 std::string Analyzer::Term(absl::string_view word) {
-  return Stem(CachedFoldForMatching(word));
+  return Stem(CachedFoldForMatching(word)).term;
 }
 
 std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
+  // The caches are bounded between analyses, so that term ids stay valid
+  // through one.
+  if (stem_cache_.size() >= kStemCacheEntries) ResetTerms();
+  auto set_term = [](AnalyzedToken& token, const Stemmed& stemmed) {
+    token.term_id = stemmed.id;
+    token.term = stemmed.term;
+  };
   const std::vector<TokenSpan> spans = Tokenize(text);
   std::vector<AnalyzedToken> tokens;
   tokens.reserve(spans.size() + spans.size() / 4);
@@ -205,7 +227,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
         chain_joined.size() <= kMaxTermBytes) {
       const AnalyzedToken& first = tokens[chain_first];
       AnalyzedToken joined;
-      joined.term = Stem(chain_joined);
+      set_term(joined, Stem(chain_joined));
       joined.start_byte = first.start_byte;
       joined.end_byte = chain_end;
       joined.position = first.position;
@@ -262,14 +284,15 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
         const std::string part = folded.substr(from, cuts[k] - from);
         AnalyzedToken& token = tokens.emplace_back();
         token.stopword = IsStopword(part);
-        token.term = Stem(part);
+        set_term(token, Stem(part));
         token.start_byte = span.start_byte + static_cast<uint32_t>(from);
         token.end_byte = span.start_byte + static_cast<uint32_t>(cuts[k]);
         token.position = position++;
-        if (k == 0 && Stem(folded) != token.term) {
+        const Stemmed* whole_term = k == 0 ? &Stem(folded) : nullptr;
+        if (whole_term != nullptr && whole_term->id != token.term_id) {
           AnalyzedToken& whole = tokens.emplace_back();
           whole.stopword = IsStopword(folded);
-          whole.term = Stem(folded);
+          set_term(whole, *whole_term);
           whole.start_byte = span.start_byte;
           whole.end_byte = span.end_byte;
           whole.position = first_position;
@@ -281,7 +304,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     }
     AnalyzedToken& token = tokens.emplace_back();
     token.stopword = IsStopword(folded);
-    token.term = Stem(folded);
+    set_term(token, Stem(folded));
     token.start_byte = span.start_byte;
     token.end_byte = span.end_byte;
     token.position = position++;

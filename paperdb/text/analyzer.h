@@ -56,9 +56,17 @@ struct sb_stemmer;
 
 namespace paperdb::text {
 
+// No term id (AnalyzedToken::term_id).
+inline constexpr uint32_t kNoTermId = UINT32_MAX;
+
 // One analyzed token.
 struct AnalyzedToken {
-  std::string term;         // The index term: folded and stemmed.
+  std::string term;  // The index term: folded and stemmed.
+  // The analyzer's id for `term` in its term epoch at the time
+  // (Analyzer::term_epoch()): among tokens of one epoch, ids are equal
+  // exactly when terms are. Lets an indexer group a text's tokens by term
+  // without hashing strings.
+  uint32_t term_id = kNoTermId;
   uint32_t start_byte = 0;  // Byte range of the token in the input.
   uint32_t end_byte = 0;
   uint32_t position = 0;  // Ordinal among the input's words, from 0.
@@ -108,17 +116,39 @@ class Analyzer {
   // Folds for matching and stems one word.
   std::string Term(absl::string_view word);
 
+  // Identifies this analyzer's current numbering of terms (term ids),
+  // unique among all analyzers of the process and never 0. It changes only
+  // at the start of an Analyze() call (when the caches are full and are
+  // emptied), never during one.
+  uint64_t term_epoch() const { return term_epoch_; }
+  // Term ids of the current epoch are below this.
+  uint32_t term_id_limit() const {
+    return static_cast<uint32_t>(term_ids_.size());
+  }
+
  private:
-  explicit Analyzer(sb_stemmer* stemmer) : stemmer_(stemmer) {}
-  std::string Stem(const std::string& folded);
+  explicit Analyzer(sb_stemmer* stemmer);
+  // `folded`'s stem and its term id (interned). Valid until the next call.
+  struct Stemmed {
+    std::string term;
+    uint32_t id = kNoTermId;
+  };
+  const Stemmed& Stem(const std::string& folded);
+  // Empties the stem cache and the term ids; starts a new term epoch.
+  void ResetTerms();
   // FoldForMatching(), with non-ASCII words cached.
   std::string CachedFoldForMatching(absl::string_view word);
 
   sb_stemmer* stemmer_;  // Owned.
   // Folded word -> stem. Word frequencies are Zipfian, so a small cache
   // answers most lookups; Snowball was a fifth of ingest time without it.
+  // Folded word -> its stem and the stem's term id, side by side so that a
+  // token costs one lookup.
   static constexpr size_t kStemCacheEntries = 1 << 17;
-  absl::flat_hash_map<std::string, std::string> stem_cache_;
+  absl::flat_hash_map<std::string, Stemmed> stem_cache_;
+  // Term -> term id (0, 1, 2, ... in order of first use).
+  absl::flat_hash_map<std::string, uint32_t> term_ids_;
+  uint64_t term_epoch_ = 0;
   // Non-ASCII word -> FoldForMatching(word): three ICU normalizations that
   // would otherwise make such a word cost several times an ASCII one.
   static constexpr size_t kFoldCacheEntries = 1 << 14;

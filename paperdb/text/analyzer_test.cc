@@ -1,5 +1,6 @@
 #include "paperdb/text/analyzer.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -248,6 +249,68 @@ TEST(AnalyzerTest, MarkdownAndLatexMarkupAreNotWords) {
       Describe("**STanHop-Net** $\\eta(x)$ \\textbf{x}"),
       ElementsAre("stanhop@0[2,9)", "stanhopnet@0[2,13)+", "net@1[10,13)",
                   "eta@2[18,21)", "x@3[22,23)", "x@4[34,35)"));
+}
+
+}  // namespace
+}  // namespace paperdb::text
+
+namespace paperdb::text {
+namespace {
+
+// A text of `count` distinct made-up words ("qa", "qb", ..., "qaa", ...).
+std::string DistinctWords(int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    std::string word = "q";
+    for (int n = i; n > 0 || word.size() == 1; n /= 26) {
+      word.push_back(static_cast<char>('a' + n % 26));
+    }
+    absl::StrAppend(&text, word, " ");
+  }
+  return text;
+}
+
+// Term ids are equal exactly when terms are (a stem shared by several
+// words, a joined compound, a letter-digit split), and stay so across
+// analyses of one epoch.
+TEST(AnalyzerTermIdTest, IdsAreEqualExactlyWhenTermsAre) {
+  std::unique_ptr<Analyzer> analyzer = *Analyzer::Create();
+  const uint64_t epoch = analyzer->term_epoch();
+  EXPECT_NE(epoch, 0u);
+  std::vector<AnalyzedToken> tokens =
+      analyzer->Analyze("Networks network NETWORKED graphs ResNet-18 resnet18");
+  const std::vector<AnalyzedToken> more = analyzer->Analyze("the graph");
+  tokens.insert(tokens.end(), more.begin(), more.end());
+  EXPECT_EQ(analyzer->term_epoch(), epoch);
+  ASSERT_GE(tokens.size(), 10u);
+  for (const AnalyzedToken& a : tokens) {
+    ASSERT_LT(a.term_id, analyzer->term_id_limit()) << a.term;
+    for (const AnalyzedToken& b : tokens) {
+      EXPECT_EQ(a.term_id == b.term_id, a.term == b.term)
+          << a.term << " " << b.term;
+    }
+  }
+}
+
+// Past the caches' bound, the next analysis starts a new epoch (never
+// during one) whose ids count from 0 again, with the same terms.
+TEST(AnalyzerTermIdTest, FullCachesStartANewEpochBetweenAnalyses) {
+  std::unique_ptr<Analyzer> analyzer = *Analyzer::Create();
+  const std::vector<AnalyzedToken> before = analyzer->Analyze("neural graphs");
+  const uint64_t first = analyzer->term_epoch();
+  const std::vector<AnalyzedToken> many =
+      analyzer->Analyze(DistinctWords(140000));
+  EXPECT_EQ(analyzer->term_epoch(), first);  // Not during an analysis.
+  EXPECT_EQ(many.size(), 140000u);
+  EXPECT_GT(analyzer->term_id_limit(), 131072u);
+  const std::vector<AnalyzedToken> after = analyzer->Analyze("graphs neural");
+  EXPECT_NE(analyzer->term_epoch(), first);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(after[0].term, before[1].term);
+  EXPECT_EQ(after[1].term, before[0].term);
+  EXPECT_EQ(after[0].term_id, 0u);
+  EXPECT_EQ(after[1].term_id, 1u);
+  EXPECT_EQ(analyzer->term_id_limit(), 2u);
 }
 
 }  // namespace
