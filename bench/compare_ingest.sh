@@ -2,9 +2,9 @@
 # The ingest part of bench/run.sh, for checking a change to the ingest code:
 # paperdb's one-shot ingest and SQLite FTS5's of the same corpus, RUNS times
 # each (default 2), alternating, each into a fresh store; prints one row a
-# run (seconds, abstracts/s, user + system CPU seconds, peak RSS) and the
-# medians, with paperdb's rate over FTS5's (issue 5's target: 3x). Xapian
-# (about 30 minutes at 1M) is left to bench/run.sh.
+# run (seconds, abstracts/s, user + system CPU seconds, peak RSS, store size)
+# and the medians, with paperdb's rate over FTS5's (issue 5's target: 3x).
+# Xapian (about 30 minutes at 1M) is left to bench/run.sh.
 #
 #   bench/compare_ingest.sh BUILD_DIR CORPUS_DIR
 #
@@ -12,7 +12,7 @@
 #   python3 bench/gen_corpus.py --count 1000000 --out /tmp/c1m
 set -euo pipefail
 if (($# != 2)); then
-  sed -n '2,13p' "$0" >&2
+  sed -n '2,12p' "$0" >&2
   exit 2
 fi
 BUILD_DIR=$1
