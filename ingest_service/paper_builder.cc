@@ -5,7 +5,6 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "paperdb/common/hash.h"
 #include "paperdb/extract/acronyms.h"
 #include "paperdb/extract/code_links.h"
@@ -139,13 +138,21 @@ std::string PaperId(absl::string_view venue, int year,
     }
   }
   if (year != 0) absl::StrAppend(&id, year);
-  const std::string folded = text::Analyzer::Fold(abstract);
-  std::string normalized;
-  for (absl::string_view word : absl::StrSplit(
-           folded, absl::ByAnyChar(" \t\r\n\f\v"), absl::SkipEmpty())) {
-    if (!normalized.empty()) normalized.push_back(' ');
-    absl::StrAppend(&normalized, word);
+  // The folded words, joined by single spaces: runs of ASCII white space
+  // become one space, and none is kept at either end.
+  std::string normalized = text::Analyzer::Fold(abstract);
+  size_t out = 0;
+  bool pending_space = false;
+  for (const char c : normalized) {
+    if (absl::ascii_isspace(static_cast<unsigned char>(c))) {
+      pending_space = out > 0;
+      continue;
+    }
+    if (pending_space) normalized[out++] = ' ';
+    pending_space = false;
+    normalized[out++] = c;
   }
+  normalized.resize(out);
   absl::StrAppend(&id, id.empty() ? "" : "-", Hash64Hex(normalized));
   return id;
 }
@@ -167,10 +174,14 @@ v1::Paper BuildPaper(const ParsedAbstract& abstract,
     paper.add_urls(std::move(url));
   }
   AddExtractions(abstract.text, &paper);
-  paper.set_word_count(static_cast<uint32_t>(
-      std::vector<absl::string_view>(
-          absl::StrSplit(abstract.text, ' ', absl::SkipEmpty()))
-          .size()));
+  // Runs of bytes other than ' '.
+  uint32_t words = 0;
+  char previous = ' ';
+  for (const char c : abstract.text) {
+    words += c != ' ' && previous == ' ';
+    previous = c;
+  }
+  paper.set_word_count(words);
   paper.set_content_hash(Hash128Hex(abstract.text));
   return paper;
 }

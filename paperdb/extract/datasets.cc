@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bitset>
+#include <cstdlib>
+#include <iterator>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -25,6 +28,9 @@ struct Catalog {
   // Every spelling (canonical names and aliases) with its canonical index,
   // by first byte, longest first.
   std::array<std::vector<std::pair<std::string, size_t>>, 256> by_first;
+  // Whether some spelling starts with bytes b1 b2 (bit b2 of
+  // second_bytes[b1]), or is the one byte b1 (bit 0: no spelling holds NUL).
+  std::array<std::bitset<256>, 256> second_bytes;
   absl::flat_hash_map<std::string, size_t> by_spelling;
 };
 
@@ -43,8 +49,11 @@ const Catalog& GetCatalog() {
         if (first) c->canonical.emplace_back(spelling);
         first = false;
         if (c->by_spelling.emplace(std::string(spelling), index).second) {
-          c->by_first[static_cast<unsigned char>(spelling[0])].emplace_back(
-              std::string(spelling), index);
+          const auto first = static_cast<unsigned char>(spelling[0]);
+          c->by_first[first].emplace_back(std::string(spelling), index);
+          c->second_bytes[first].set(
+              spelling.size() > 1 ? static_cast<unsigned char>(spelling[1])
+                                  : 0);
         }
       }
     }
@@ -84,32 +93,80 @@ struct Match {
   std::string name;
 };
 
+// Start bytes of the runs of ASCII letters and digits in `text`, in order:
+// where a name or a pattern's word may start.
+std::vector<size_t> WordStarts(absl::string_view text) {
+  std::vector<size_t> starts;
+  bool previous = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const bool alnum = absl::ascii_isalnum(static_cast<unsigned char>(text[i]));
+    if (alnum && !previous) starts.push_back(i);
+    previous = alnum;
+  }
+  return starts;
+}
+
+// The words the patterns below start from, and where each occurs in a text
+// at a word start (every pattern wants a space or a non-word byte before
+// it), found in one pass instead of a search per pattern.
+class HeadWords {
+ public:
+  static constexpr absl::string_view kWords[] = {
+      "dataset", "benchmark", "corpus",  "suite",
+      "evaluation", "testbed", "Dataset", "Benchmark"};
+
+  HeadWords(absl::string_view text, const std::vector<size_t>& word_starts) {
+    for (const size_t at : word_starts) {
+      for (size_t w = 0; w < std::size(kWords); ++w) {
+        if (kWords[w][0] == text[at] &&
+            absl::StartsWith(text.substr(at), kWords[w])) {
+          at_[w].push_back(at);
+          break;
+        }
+      }
+    }
+  }
+
+  // Start bytes of `word`'s occurrences, in order. REQUIRES: `word` is in
+  // kWords.
+  const std::vector<size_t>& Of(absl::string_view word) const {
+    for (size_t w = 0; w < std::size(kWords); ++w) {
+      if (kWords[w] == word) return at_[w];
+    }
+    std::abort();
+  }
+
+ private:
+  std::array<std::vector<size_t>, std::size(kWords)> at_;
+};
+
 // Calls `visit(at)` for each occurrence of `needle` (" word": a space, then
-// a word) in `text`, in order. Looks for the word and then for the space
-// before it: spaces are everywhere, so a search led by one is slow.
+// a word, one of HeadWords::kWords) in `text`, in order.
 template <typename Visit>
-void ForEachSpaceWord(absl::string_view text, absl::string_view needle,
-                      Visit visit) {
-  const absl::string_view word = needle.substr(1);
-  for (size_t at = text.find(word, 1); at != absl::string_view::npos;
-       at = text.find(word, at + 1)) {
-    if (text[at - 1] == ' ') visit(at - 1);
+void ForEachSpaceWord(absl::string_view text, const HeadWords& heads,
+                      absl::string_view needle, Visit visit) {
+  for (const size_t at : heads.Of(needle.substr(1))) {
+    if (at > 0 && text[at - 1] == ' ') visit(at - 1);
   }
 }
 
 // Leftmost-longest matches of the curated spellings, tried only where a
-// token starts (one pass over the text; a few comparisons per token).
-void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
+// token starts (a few comparisons per token).
+void CuratedMatches(absl::string_view text,
+                    const std::vector<size_t>& word_starts,
+                    std::vector<Match>* matches) {
   const Catalog& catalog = GetCatalog();
-  size_t at = 0;
-  while (at < text.size()) {
-    if (!IsAlnumAt(text, at) || !StartsToken(text, at)) {
-      ++at;
-      continue;
+  size_t resume = 0;  // The end of the last match.
+  for (const size_t at : word_starts) {
+    if (at < resume || !StartsToken(text, at)) continue;
+    const auto first = static_cast<unsigned char>(text[at]);
+    const std::bitset<256>& seconds = catalog.second_bytes[first];
+    if (!seconds.test(0) &&
+        (at + 1 >= text.size() ||
+         !seconds.test(static_cast<unsigned char>(text[at + 1])))) {
+      continue;  // No spelling starts here.
     }
-    size_t matched = 0;
-    for (const auto& [spelling, index] :
-         catalog.by_first[static_cast<unsigned char>(text[at])]) {
+    for (const auto& [spelling, index] : catalog.by_first[first]) {
       const size_t end = at + spelling.size();
       // The second byte first: most spellings part from the text there.
       if (end > text.size() ||
@@ -120,11 +177,10 @@ void CuratedMatches(absl::string_view text, std::vector<Match>* matches) {
         matches->push_back(
             {{static_cast<uint32_t>(at), static_cast<uint32_t>(end)},
              catalog.canonical[index]});
-        matched = spelling.size();
+        resume = end;
         break;
       }
     }
-    at += matched > 0 ? matched : 1;
   }
 }
 
@@ -148,10 +204,11 @@ bool TokenBefore(absl::string_view text, size_t end, Match* match) {
 
 // "the X dataset|datasets|benchmark|benchmarks|corpus|suite" and
 // "new dataset|benchmark, X".
-void PatternMatches(absl::string_view text, std::vector<Match>* matches) {
+void PatternMatches(absl::string_view text, const HeadWords& heads,
+                    std::vector<Match>* matches) {
   for (absl::string_view head :
        {" dataset", " benchmark", " corpus", " suite"}) {
-    ForEachSpaceWord(text, head, [&](size_t at) {
+    ForEachSpaceWord(text, heads, head, [&](size_t at) {
       const size_t after = at + head.size();
       if (IsAlnumAt(text, after) && text[after] != 's') return;
       Match match;
@@ -162,10 +219,14 @@ void PatternMatches(absl::string_view text, std::vector<Match>* matches) {
       }
     });
   }
-  for (absl::string_view cue : {"new dataset, ", "new benchmark, "}) {
-    for (size_t at = text.find(cue); at != absl::string_view::npos;
-         at = text.find(cue, at + 1)) {
-      const size_t begin = at + cue.size();
+  for (absl::string_view noun : {"dataset", "benchmark"}) {
+    // "new <noun>, "
+    for (const size_t at : heads.Of(noun)) {
+      if (at < 4 || text.substr(at - 4, 4) != "new " ||
+          text.substr(at + noun.size(), 2) != ", ") {
+        continue;
+      }
+      const size_t begin = at + noun.size() + 2;
       const Span token = NameTokenAt(text, begin);
       if (token.size() == 0 ||
           ClassifyName(text.substr(token.begin, token.size())) !=
@@ -181,13 +242,12 @@ void PatternMatches(absl::string_view text, std::vector<Match>* matches) {
 // "Spiking Heidelberg Dataset (SHD)", "a dataset about grounded image-text
 // pairs (GrIT)": a dataset word, then within a few words of the same clause,
 // "(X)" with X one name token.
-void ParenthesizedNames(absl::string_view text, std::vector<Match>* matches) {
+void ParenthesizedNames(absl::string_view text, const HeadWords& heads,
+                        std::vector<Match>* matches) {
   constexpr size_t kMaxGapBytes = 100;
   for (absl::string_view head :
        {"dataset", "Dataset", "benchmark", "Benchmark"}) {
-    for (size_t at = text.find(head); at != absl::string_view::npos;
-         at = text.find(head, at + 1)) {
-      if (at > 0 && IsAlnumAt(text, at - 1)) continue;
+    for (const size_t at : heads.Of(head)) {
       // Searched in a bounded window, so that text with many dataset words
       // and no parenthesis stays linear.
       const size_t open = text.substr(0, at + kMaxGapBytes).find('(', at);
@@ -219,10 +279,11 @@ bool EndsNounPhrase(absl::string_view text, size_t end) {
 }
 
 // "X, a new benchmark|dataset|evaluation ...": X is introduced as data.
-void IntroducedAsData(absl::string_view text, std::vector<Match>* matches) {
+void IntroducedAsData(absl::string_view text, const HeadWords& heads,
+                      std::vector<Match>* matches) {
   for (absl::string_view head :
        {" benchmark", " dataset", " evaluation", " corpus", " testbed"}) {
-    ForEachSpaceWord(text, head, [&](size_t at) {
+    ForEachSpaceWord(text, heads, head, [&](size_t at) {
       if (!EndsNounPhrase(text, at + head.size())) return;
       // At most three words between the comma and the head, the first "a"
       // or "an".
@@ -279,10 +340,12 @@ std::vector<Mention> FindDatasets(absl::string_view text) {
 std::vector<Mention> FindDatasets(const PlainText& plain,
                                   const std::vector<Acronym>& acronyms) {
   std::vector<Match> matches;
-  CuratedMatches(plain.text, &matches);
-  PatternMatches(plain.text, &matches);
-  ParenthesizedNames(plain.text, &matches);
-  IntroducedAsData(plain.text, &matches);
+  const std::vector<size_t> word_starts = WordStarts(plain.text);
+  const HeadWords heads(plain.text, word_starts);
+  CuratedMatches(plain.text, word_starts, &matches);
+  PatternMatches(plain.text, heads, &matches);
+  ParenthesizedNames(plain.text, heads, &matches);
+  IntroducedAsData(plain.text, heads, &matches);
   std::vector<Mention> found;
   for (Match& match : matches) {
     found.push_back({std::move(match.name), plain.ToSource(match.span)});

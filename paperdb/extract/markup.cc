@@ -1,6 +1,7 @@
 #include "paperdb/extract/markup.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "absl/strings/match.h"
 
@@ -28,6 +29,11 @@ size_t DroppedCommand(absl::string_view rest, bool* bold) {
   return 0;
 }
 
+// True for the bytes StripMarkup() may drop or act on.
+bool IsMarkupByte(char c) {
+  return c == '*' || c == '$' || c == '\\' || c == '{' || c == '}';
+}
+
 }  // namespace
 
 Span PlainText::ToSource(Span plain) const {
@@ -47,6 +53,18 @@ PlainText StripMarkup(absl::string_view text) {
   };
   size_t i = 0;
   while (i < text.size()) {
+    // A run of bytes that are not markup is copied as it is.
+    size_t run_end = i;
+    while (run_end < text.size() && !IsMarkupByte(text[run_end])) ++run_end;
+    if (run_end > i) {
+      plain.text.append(text.data() + i, run_end - i);
+      const size_t filled = plain.source.size();
+      plain.source.resize(filled + (run_end - i));
+      std::iota(plain.source.begin() + filled, plain.source.end(),
+                static_cast<uint32_t>(i));
+      i = run_end;
+      continue;
+    }
     const char c = text[i];
     if (c == '*') {
       size_t run = 0;

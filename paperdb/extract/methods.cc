@@ -79,16 +79,20 @@ class MethodFinder {
 
   std::vector<Mention> Run() {
     for (size_t k = 0; k < words_.size(); ++k) {
-      const std::string word = Lower(k);
       const absl::string_view raw = Raw(k);
       if (EndsClause(raw)) {
         const char last = raw.back();
         if ((last == ',' || last == ':') && k > 0 && Lower(k - 1) == "our" &&
-            IsHeadNoun(word)) {
+            IsHeadNoun(Lower(k))) {
           TryName(k + 1, /*capitalized_ok=*/true);  // "Our method, FLATTEN,"
         }
         continue;
       }
+      // The trigger words below are 5 to 10 letters long: most words are
+      // not lowered at all.
+      const size_t bare = Bare(k).size();
+      if (bare < 5 || bare > 10) continue;
+      const std::string word = Lower(k);
       if (OneOf(word,
                 {"propose", "proposes", "introduce", "introduces", "present",
                  "presents", "suggest", "suggests", "develop", "develops"})) {
@@ -118,8 +122,8 @@ class MethodFinder {
     return text_.substr(words_[k].begin, words_[k].end - words_[k].begin);
   }
 
-  // Word k, lower case, without surrounding punctuation.
-  std::string Lower(size_t k) const {
+  // Word k without surrounding punctuation.
+  absl::string_view Bare(size_t k) const {
     absl::string_view w = Raw(k);
     while (!w.empty() &&
            !absl::ascii_isalnum(static_cast<unsigned char>(w.front())))
@@ -127,8 +131,11 @@ class MethodFinder {
     while (!w.empty() &&
            !absl::ascii_isalnum(static_cast<unsigned char>(w.back())))
       w.remove_suffix(1);
-    return absl::AsciiStrToLower(w);
+    return w;
   }
+
+  // Bare(k), lower case.
+  std::string Lower(size_t k) const { return absl::AsciiStrToLower(Bare(k)); }
 
   // The name token at the start of word k if it looks like a name, with
   // the shape; {} if none. A token with a lower-case last part
