@@ -112,8 +112,8 @@ std::vector<size_t> WordStarts(absl::string_view text) {
 class HeadWords {
  public:
   static constexpr absl::string_view kWords[] = {
-      "dataset", "benchmark", "corpus",  "suite",
-      "evaluation", "testbed", "Dataset", "Benchmark"};
+      "dataset",    "benchmark", "corpus",  "suite",
+      "evaluation", "testbed",   "Dataset", "Benchmark"};
 
   HeadWords(absl::string_view text, const std::vector<size_t>& word_starts) {
     for (const size_t at : word_starts) {
