@@ -32,9 +32,18 @@ bool IsAcronymPlural(absl::string_view word) {
   bool vowelless = true;
   for (char c : stem) {
     capitals &= absl::ascii_isupper(c) || absl::ascii_isdigit(c);
-    vowelless &=
-        absl::ascii_isalpha(c) &&
-        absl::string_view("aeiouyAEIOUY").find(c) == absl::string_view::npos;
+    switch (absl::ascii_tolower(static_cast<unsigned char>(c))) {
+      case 'a':
+      case 'e':
+      case 'i':
+      case 'o':
+      case 'u':
+      case 'y':
+        vowelless = false;
+        break;
+      default:
+        vowelless &= absl::ascii_isalpha(static_cast<unsigned char>(c));
+    }
   }
   return capitals || vowelless;
 }
@@ -161,14 +170,24 @@ std::string Analyzer::FoldForMatching(absl::string_view word) {
   return out;
 }
 
-const Analyzer::Stemmed& Analyzer::Stem(const std::string& folded) {
-  if (auto cached = stem_cache_.find(folded); cached != stem_cache_.end()) {
+const Analyzer::Stemmed& Analyzer::Stem(absl::string_view word) {
+  if (auto cached = stem_cache_.find(word); cached != stem_cache_.end()) {
     return cached->second;
+  }
+  const std::string folded =
+      IsAscii(word) ? AsciiLower(word) : std::string(word);
+  if (folded != word) {
+    // A capitalized word: its lower case is likely known.
+    if (auto cached = stem_cache_.find(folded); cached != stem_cache_.end()) {
+      Stemmed entry = cached->second;
+      return stem_cache_.emplace(word, std::move(entry)).first->second;
+    }
   }
   const sb_symbol* stemmed = sb_stemmer_stem(
       stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
       static_cast<int>(folded.size()));
   Stemmed entry;
+  entry.stopword = IsStopword(folded);
   // Out of memory: indexed unstemmed.
   entry.term =
       stemmed == nullptr
@@ -178,7 +197,7 @@ const Analyzer::Stemmed& Analyzer::Stem(const std::string& folded) {
   const auto interned = term_ids_.try_emplace(
       entry.term, static_cast<uint32_t>(term_ids_.size()));
   entry.id = interned.first->second;
-  return stem_cache_.emplace(folded, std::move(entry)).first->second;
+  return stem_cache_.emplace(word, std::move(entry)).first->second;
 }
 
 void Analyzer::ResetTerms() {
@@ -210,6 +229,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
   auto set_term = [](AnalyzedToken& token, const Stemmed& stemmed) {
     token.term_id = stemmed.id;
     token.term = stemmed.term;
+    token.stopword = stemmed.stopword;
   };
   const std::vector<TokenSpan> spans = Tokenize(text);
   std::vector<AnalyzedToken> tokens;
@@ -231,7 +251,6 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       joined.start_byte = first.start_byte;
       joined.end_byte = chain_end;
       joined.position = first.position;
-      joined.stopword = IsStopword(chain_joined);
       joined.compound = true;
       // Equal terms at one position would count twice ("model-s").
       if (joined.term != first.term) {
@@ -257,33 +276,50 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       ++position;  // Not a word (a pasted blob): keep phrases from spanning it.
       continue;
     }
-    const std::string folded = CachedFoldForMatching(word);
-    if (folded.empty()) {
-      if (chain_parts > 0) end_chain();
-      continue;
+    // ASCII words (most) are folded only when needed: the stem cache takes
+    // them as written.
+    const bool ascii = IsAscii(word);
+    std::string folded;
+    if (!ascii) {
+      folded = CachedFoldForMatching(word);
+      if (folded.empty()) {
+        if (chain_parts > 0) end_chain();
+        continue;
+      }
     }
     // Chains are rare: only their tokens pay for them.
     if (chain_parts > 0 && !span.after_hyphen) end_chain();
-    if (chain_parts > 0 ||
-        (i + 1 < spans.size() && spans[i + 1].after_hyphen)) {
+    const bool in_chain =
+        chain_parts > 0 || (i + 1 < spans.size() && spans[i + 1].after_hyphen);
+    std::vector<size_t> cuts;
+    if (ascii && !in_chain) {
+      // Letters and digits run together ("ResNet18", "Wikitext2"), outside
+      // a hyphen chain: indexed like "ResNet-18", as parts plus the whole.
+      // (ASCII words only, so that the parts' offsets are the word's.)
+      cuts = LetterDigitCuts(word);
+      if (cuts.empty() || cuts.size() >= kMaxCompoundParts) {
+        AnalyzedToken& token = tokens.emplace_back();
+        set_term(token, Stem(word));
+        token.start_byte = span.start_byte;
+        token.end_byte = span.end_byte;
+        token.position = position++;
+        continue;
+      }
+    }
+    if (ascii) folded = AsciiLower(word);
+    if (in_chain) {
       if (chain_parts == 0) chain_first = tokens.size();
       ++chain_parts;
       chain_end = span.end_byte;
       if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
     }
-    // Letters and digits run together ("ResNet18", "Wikitext2"), outside a
-    // hyphen chain: indexed like "ResNet-18", as parts plus the whole.
-    std::vector<size_t> cuts;
-    // (ASCII words only, so that the parts' offsets are the word's.)
-    if (chain_parts == 0 && IsAscii(word)) cuts = LetterDigitCuts(folded);
-    if (!cuts.empty() && cuts.size() < kMaxCompoundParts) {
+    if (!cuts.empty()) {
       cuts.push_back(folded.size());
       size_t from = 0;
       const uint32_t first_position = position;
       for (size_t k = 0; k < cuts.size(); ++k) {
         const std::string part = folded.substr(from, cuts[k] - from);
         AnalyzedToken& token = tokens.emplace_back();
-        token.stopword = IsStopword(part);
         set_term(token, Stem(part));
         token.start_byte = span.start_byte + static_cast<uint32_t>(from);
         token.end_byte = span.start_byte + static_cast<uint32_t>(cuts[k]);
@@ -291,7 +327,6 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
         const Stemmed* whole_term = k == 0 ? &Stem(folded) : nullptr;
         if (whole_term != nullptr && whole_term->id != token.term_id) {
           AnalyzedToken& whole = tokens.emplace_back();
-          whole.stopword = IsStopword(folded);
           set_term(whole, *whole_term);
           whole.start_byte = span.start_byte;
           whole.end_byte = span.end_byte;
@@ -303,7 +338,6 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       continue;
     }
     AnalyzedToken& token = tokens.emplace_back();
-    token.stopword = IsStopword(folded);
     set_term(token, Stem(folded));
     token.start_byte = span.start_byte;
     token.end_byte = span.end_byte;

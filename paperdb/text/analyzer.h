@@ -128,22 +128,28 @@ class Analyzer {
 
  private:
   explicit Analyzer(sb_stemmer* stemmer);
-  // `folded`'s stem and its term id (interned). Valid until the next call.
+  // A word's stem and the stem's term id (interned), and whether the word
+  // folded is a stopword.
   struct Stemmed {
     std::string term;
     uint32_t id = kNoTermId;
+    bool stopword = false;
   };
-  const Stemmed& Stem(const std::string& folded);
+  // The Stemmed of `word`: a folded form (FoldForMatching()), or an ASCII
+  // word as written, whose folded form is its ASCII lower case (the two
+  // never disagree: a folded ASCII form is its own lower case). Valid until
+  // the next call.
+  const Stemmed& Stem(absl::string_view word);
   // Empties the stem cache and the term ids; starts a new term epoch.
   void ResetTerms();
   // FoldForMatching(), with non-ASCII words cached.
   std::string CachedFoldForMatching(absl::string_view word);
 
   sb_stemmer* stemmer_;  // Owned.
-  // Folded word -> stem. Word frequencies are Zipfian, so a small cache
-  // answers most lookups; Snowball was a fifth of ingest time without it.
-  // Folded word -> its stem and the stem's term id, side by side so that a
-  // token costs one lookup.
+  // Word (as Stem() takes it) -> its stem, the stem's term id and the
+  // stopword flag, side by side so that a token costs one lookup. Word
+  // frequencies are Zipfian, so a small cache answers most lookups;
+  // Snowball was a fifth of ingest time without it.
   static constexpr size_t kStemCacheEntries = 1 << 17;
   absl::flat_hash_map<std::string, Stemmed> stem_cache_;
   // Term -> term id (0, 1, 2, ... in order of first use).

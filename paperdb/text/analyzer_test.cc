@@ -292,6 +292,33 @@ TEST(AnalyzerTermIdTest, IdsAreEqualExactlyWhenTermsAre) {
   }
 }
 
+// The stem cache takes ASCII words as written: every spelling of a word,
+// in either order of first use, gets the lower case's term, id and stopword
+// flag, and a fresh analyzer agrees with one that saw the others first.
+TEST(AnalyzerTermIdTest, CaseVariantsShareTheLowerCasesEntry) {
+  std::unique_ptr<Analyzer> analyzer = *Analyzer::Create();
+  const std::vector<AnalyzedToken> tokens =
+      analyzer->Analyze("The THE the Networks networks NETWORKS");
+  ASSERT_EQ(tokens.size(), 6u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(tokens[i].term, "the");
+    EXPECT_TRUE(tokens[i].stopword);
+    EXPECT_EQ(tokens[i].term_id, tokens[0].term_id);
+    EXPECT_EQ(tokens[3 + i].term, "network");
+    EXPECT_FALSE(tokens[3 + i].stopword);
+    EXPECT_EQ(tokens[3 + i].term_id, tokens[3].term_id);
+  }
+  EXPECT_NE(tokens[0].term_id, tokens[3].term_id);
+  // Letters and digits run together past the parts' bound: one token.
+  std::unique_ptr<Analyzer> fresh = *Analyzer::Create();
+  const std::vector<AnalyzedToken> blob =
+      fresh->Analyze("A1B2C3D4E5F6G7H8 The");
+  ASSERT_EQ(blob.size(), 2u);
+  EXPECT_EQ(blob[0].term, "a1b2c3d4e5f6g7h8");
+  EXPECT_EQ(blob[1].term, "the");
+  EXPECT_TRUE(blob[1].stopword);
+}
+
 // Past the caches' bound, the next analysis starts a new epoch (never
 // during one) whose ids count from 0 again, with the same terms.
 TEST(AnalyzerTermIdTest, FullCachesStartANewEpochBetweenAnalyses) {

@@ -1,5 +1,6 @@
 #include "paperdb/text/tokenizer.h"
 
+#include "absl/strings/ascii.h"
 #include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
@@ -17,6 +18,10 @@ bool IsWordChar(UChar32 c) {
   return (U_GET_GC_MASK(c) &
           (U_GC_L_MASK | U_GC_N_MASK | U_GC_MN_MASK | U_GC_MC_MASK)) != 0;
 }
+
+// IsWordChar() for a byte below 0x80; false for the bytes of longer
+// sequences.
+bool IsAsciiWordByte(uint8_t b) { return absl::ascii_isalnum(b); }
 
 bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }
 
@@ -58,6 +63,18 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
   bool hyphen_gap = false;
   bool after_hyphen = false;  // Of the current token.
   while (i < length) {
+    if (IsAsciiWordByte(s[i])) {
+      // The common case: a run of ASCII letters and digits, read bytewise.
+      if (token_start < 0) {
+        token_start = i;
+        after_hyphen = hyphen_gap;
+      }
+      int32_t end = i + 1;
+      while (end < length && IsAsciiWordByte(s[end])) ++end;
+      prev = s[end - 1];
+      i = end;
+      continue;
+    }
     int32_t next;
     const UChar32 c = DecodeAt(s, length, i, &next);
     if (c >= 0 && IsWordChar(c)) {
