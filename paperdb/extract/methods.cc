@@ -88,10 +88,22 @@ class MethodFinder {
         }
         continue;
       }
-      // The trigger words below are 5 to 10 letters long: most words are
-      // not lowered at all.
-      const size_t bare = Bare(k).size();
-      if (bare < 5 || bare > 10) continue;
+      // The trigger words below are 5 to 10 letters long and start with one
+      // of "cdinpst": most words are not lowered at all.
+      const absl::string_view bare = Bare(k);
+      if (bare.size() < 5 || bare.size() > 10) continue;
+      switch (absl::ascii_tolower(static_cast<unsigned char>(bare[0]))) {
+        case 'c':
+        case 'd':
+        case 'i':
+        case 'n':
+        case 'p':
+        case 's':
+        case 't':
+          break;
+        default:
+          continue;
+      }
       const std::string word = Lower(k);
       if (OneOf(word,
                 {"propose", "proposes", "introduce", "introduces", "present",
