@@ -128,6 +128,16 @@ void RemoveDiacritics(icu::UnicodeString& text) {
 // Byte offsets inside ASCII `word` where letters meet digits ("wikitext2"
 // -> {8}, "ade20k" -> {3, 5}); empty if there are none, or if the word has
 // anything but letters and digits ("5.4", "x'").
+// True if `word` is ASCII and holds no letter (nor an apostrophe, which
+// the stemmer's first step removes).
+bool HasNoAsciiLetter(absl::string_view word) {
+  for (const char c : word) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x80 || absl::ascii_isalpha(byte) || c == '\'') return false;
+  }
+  return true;
+}
+
 std::vector<size_t> LetterDigitCuts(absl::string_view word) {
   std::vector<size_t> cuts;
   for (size_t i = 0; i < word.size(); ++i) {
@@ -183,17 +193,23 @@ const Analyzer::Stemmed& Analyzer::Stem(absl::string_view word) {
       return stem_cache_.emplace(word, std::move(entry)).first->second;
     }
   }
-  const sb_symbol* stemmed = sb_stemmer_stem(
-      stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
-      static_cast<int>(folded.size()));
   Stemmed entry;
   entry.stopword = IsStopword(folded);
-  // Out of memory: indexed unstemmed.
-  entry.term =
-      stemmed == nullptr
-          ? folded
-          : std::string(reinterpret_cast<const char*>(stemmed),
-                        static_cast<size_t>(sb_stemmer_length(stemmer_)));
+  if (HasNoAsciiLetter(folded)) {
+    // Numbers ("2024", "5.4"): every rule of the English stemmer removes or
+    // rewrites letters, so it returns these unchanged.
+    entry.term = folded;
+  } else {
+    const sb_symbol* stemmed = sb_stemmer_stem(
+        stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
+        static_cast<int>(folded.size()));
+    // Out of memory: indexed unstemmed.
+    entry.term =
+        stemmed == nullptr
+            ? folded
+            : std::string(reinterpret_cast<const char*>(stemmed),
+                          static_cast<size_t>(sb_stemmer_length(stemmer_)));
+  }
   const auto interned = term_ids_.try_emplace(
       entry.term, static_cast<uint32_t>(term_ids_.size()));
   entry.id = interned.first->second;

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "libstemmer.h"
 
 namespace paperdb::text {
 namespace {
@@ -317,6 +318,48 @@ TEST(AnalyzerTermIdTest, CaseVariantsShareTheLowerCasesEntry) {
   EXPECT_EQ(blob[0].term, "a1b2c3d4e5f6g7h8");
   EXPECT_EQ(blob[1].term, "the");
   EXPECT_TRUE(blob[1].stopword);
+}
+
+// Words without letters skip Snowball: it must return every such word
+// unchanged. Checked against Snowball itself on every string of up to four
+// bytes over digits and the separators a token can hold, and longer ones.
+TEST(AnalyzerTest, WordsWithoutLettersAreTheirOwnStems) {
+  sb_stemmer* stemmer = sb_stemmer_new("english", "UTF_8");
+  ASSERT_NE(stemmer, nullptr);
+  std::unique_ptr<Analyzer> analyzer = *Analyzer::Create();
+  const std::string alphabet = "0179.,_%-";
+  std::vector<std::string> words = {"12345678901234567890", "3.14.159,2",
+                                    "2024"};
+  std::vector<std::string> shorter = {""};
+  for (int length = 1; length <= 4; ++length) {
+    std::vector<std::string> longer;
+    for (const std::string& w : shorter) {
+      for (char c : alphabet) longer.push_back(w + c);
+    }
+    words.insert(words.end(), longer.begin(), longer.end());
+    shorter = std::move(longer);
+  }
+  int checked = 0;
+  for (const std::string& word : words) {
+    const sb_symbol* stemmed = sb_stemmer_stem(
+        stemmer, reinterpret_cast<const sb_symbol*>(word.data()),
+        static_cast<int>(word.size()));
+    ASSERT_NE(stemmed, nullptr);
+    const std::string expected(reinterpret_cast<const char*>(stemmed),
+                               sb_stemmer_length(stemmer));
+    ASSERT_EQ(expected, word);
+    for (const AnalyzedToken& token : analyzer->Analyze(word)) {
+      if (token.compound) continue;
+      EXPECT_EQ(token.term, word.substr(token.start_byte,
+                                        token.end_byte - token.start_byte));
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 5000);
+  // A word with a letter still goes to the stemmer.
+  EXPECT_EQ(analyzer->Term("networks"), "network");
+  EXPECT_EQ(analyzer->Term("2024s"), "2024s");
+  sb_stemmer_delete(stemmer);
 }
 
 // Past the caches' bound, the next analysis starts a new epoch (never
