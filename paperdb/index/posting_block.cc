@@ -1,6 +1,7 @@
 #include "paperdb/index/posting_block.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -51,23 +52,34 @@ void PostingBlockBuilder::Clear() {
 }
 
 std::string PostingBlockBuilder::Finish() const {
-  std::string body;
-  body.reserve(docs_.size() * 4);
+  // The body (doc gaps, tfs, lengths) is written after room for the
+  // longest header, then the header right before it.
+  constexpr size_t kMaxHeaderBytes = 5 * 5;
+  std::string out;
+  out.reserve(kMaxHeaderBytes + 3 * 5 * docs_.size() + positions_.size());
+  out.resize(kMaxHeaderBytes + 3 * 5 * docs_.size());
+  char* const body = out.data() + kMaxHeaderBytes;
+  char* p = body;
   uint32_t prev = docs_.front();
   for (uint32_t doc : docs_) {
-    PutVarint32(doc - prev, &body);
+    p = EncodeVarint32(doc - prev, p);
     prev = doc;
   }
-  for (uint32_t tf : tfs_) PutVarint32(tf, &body);
-  for (uint32_t length : lengths_) PutVarint32(length, &body);
-  std::string out;
-  out.reserve(5 * 5 + body.size() + positions_.size());
-  PutVarint32(static_cast<uint32_t>(docs_.size()), &out);
-  PutVarint32(docs_.back() - docs_.front(), &out);
-  PutVarint32(*std::max_element(tfs_.begin(), tfs_.end()), &out);
-  PutVarint32(*std::min_element(lengths_.begin(), lengths_.end()), &out);
-  PutVarint32(static_cast<uint32_t>(body.size()), &out);
-  out += body;
+  for (uint32_t tf : tfs_) p = EncodeVarint32(tf, p);
+  for (uint32_t length : lengths_) p = EncodeVarint32(length, p);
+  const size_t body_bytes = static_cast<size_t>(p - body);
+  char header[kMaxHeaderBytes];
+  char* h = header;
+  h = EncodeVarint32(static_cast<uint32_t>(docs_.size()), h);
+  h = EncodeVarint32(docs_.back() - docs_.front(), h);
+  h = EncodeVarint32(*std::max_element(tfs_.begin(), tfs_.end()), h);
+  h = EncodeVarint32(*std::min_element(lengths_.begin(), lengths_.end()), h);
+  h = EncodeVarint32(static_cast<uint32_t>(body_bytes), h);
+  const size_t header_bytes = static_cast<size_t>(h - header);
+  const size_t start = kMaxHeaderBytes - header_bytes;
+  std::memcpy(out.data() + start, header, header_bytes);
+  out.resize(kMaxHeaderBytes + body_bytes);
+  out.erase(0, start);
   out += positions_;
   return out;
 }

@@ -21,6 +21,17 @@ inline void PutVarint32(uint32_t value, std::string* out) {
   out->push_back(static_cast<char>(value));
 }
 
+// Writes `value` at `out` in 1 to 5 bytes; returns the byte after them.
+// REQUIRES: 5 bytes are writable at `out`.
+inline char* EncodeVarint32(uint32_t value, char* out) {
+  while (value >= 0x80) {
+    *out++ = static_cast<char>(value | 0x80);
+    value >>= 7;
+  }
+  *out++ = static_cast<char>(value);
+  return out;
+}
+
 // Decodes one varint from [*p, limit) into *value and advances *p past it.
 // Returns false, leaving *p unspecified, if the input ends early or the value
 // does not fit in 32 bits.
