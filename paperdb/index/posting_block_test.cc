@@ -24,6 +24,24 @@ std::string ThreePostings() {
   return builder.Finish();
 }
 
+// EncodeVarint32() writes the bytes PutVarint32() appends, at each length's
+// bounds.
+TEST(VarintTest, EncodeWritesWhatPutAppends) {
+  for (const uint32_t v : {0u, 1u, 127u, 128u, 300u, 16383u, 16384u, 2097151u,
+                           2097152u, 268435455u, 268435456u, UINT32_MAX}) {
+    std::string put;
+    PutVarint32(v, &put);
+    char buffer[5];
+    const char* end = EncodeVarint32(v, buffer);
+    EXPECT_EQ(std::string(buffer, end), put) << v;
+  }
+  char buffer[5];
+  EXPECT_EQ(EncodeVarint32(UINT32_MAX, buffer) - buffer, 5);
+  ASSERT_EQ(EncodeVarint32(300, buffer) - buffer, 2);
+  EXPECT_EQ(static_cast<unsigned char>(buffer[0]), 0xACu);
+  EXPECT_EQ(static_cast<unsigned char>(buffer[1]), 0x02u);
+}
+
 // SkipVarints() lands exactly where decoding n varints one by one does, for
 // every n, over varints of 1 to 5 bytes in runs that straddle its 8-byte
 // words; past the end it fails.
