@@ -33,7 +33,7 @@ TEST(VarintTest, EncodeWritesWhatPutAppends) {
     PutVarint32(v, &put);
     char buffer[5];
     const char* end = EncodeVarint32(v, buffer);
-    EXPECT_EQ(std::string(buffer, end), put) << v;
+    EXPECT_EQ(std::string(static_cast<const char*>(buffer), end), put) << v;
   }
   char buffer[5];
   EXPECT_EQ(EncodeVarint32(UINT32_MAX, buffer) - buffer, 5);
