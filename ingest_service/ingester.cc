@@ -64,6 +64,7 @@ std::string ParagraphProblem(absl::string_view text,
                         " bytes is longer than the limit of ",
                         options.max_abstract_bytes, " (--max_abstract_bytes)");
   }
+  if (text.size() <= options.max_word_bytes) return "";  // No word can be.
   const text::ByteSpan word = text::LongestNonSpaceRun(text);
   if (word.length > options.max_word_bytes) {
     return absl::StrCat("word of ", word.length, " bytes at byte ", word.start,

@@ -139,8 +139,11 @@ std::string PaperId(absl::string_view venue, int year,
   }
   if (year != 0) absl::StrAppend(&id, year);
   // The folded words, joined by single spaces: runs of ASCII white space
-  // become one space, and none is kept at either end.
-  std::string normalized = text::Analyzer::Fold(abstract);
+  // become one space, and none is kept at either end. (An ASCII abstract's
+  // folded form is its lower case, made here in the same pass.)
+  const bool ascii = text::IsAscii(abstract);
+  std::string normalized =
+      ascii ? std::string(abstract) : text::Analyzer::Fold(abstract);
   size_t out = 0;
   bool pending_space = false;
   for (const char c : normalized) {
@@ -150,7 +153,8 @@ std::string PaperId(absl::string_view venue, int year,
     }
     if (pending_space) normalized[out++] = ' ';
     pending_space = false;
-    normalized[out++] = c;
+    normalized[out++] =
+        ascii ? absl::ascii_tolower(static_cast<unsigned char>(c)) : c;
   }
   normalized.resize(out);
   absl::StrAppend(&id, id.empty() ? "" : "-", Hash64Hex(normalized));
