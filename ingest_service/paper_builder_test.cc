@@ -15,6 +15,17 @@ TEST(PaperIdTest, IsStableAcrossCaseAndWhitespace) {
   EXPECT_EQ(id.size(), 25u);
 }
 
+// Ids are stored, so they must never change: these are the ids the first
+// release's code gave (an ASCII text with a tab and a double space, and one
+// with non-ASCII letters, a dash and a tab).
+TEST(PaperIdTest, KeepsTheIdsOfEarlierReleases) {
+  EXPECT_EQ(PaperId("ICLR", 2024, "We\tstudy  RL with ResNet-18."),
+            "iclr2024-a035dc99174ab7e7");
+  EXPECT_EQ(
+      PaperId("ICLR", 2024, "\u00dcber  Stra\u00dfe TEST \u2014 caf\u00e9\tX"),
+      "iclr2024-23fff4d453aa7016");
+}
+
 TEST(BuildPaperTest, FillsSourceUrlsCountsAndHash) {
   ParsedAbstract abstract{
       .text = "Code at https://github.com/a/b. Page https://a.github.io",
