@@ -277,7 +277,20 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     chain_parts = 0;
     chain_joined.clear();
   };
+  // The stem cache is larger than the CPU's caches, and most of a lookup
+  // is waiting for memory: the lookup of the word kPrefetchDistance tokens
+  // ahead is started early, so that its wait overlaps this token's work.
+  constexpr size_t kPrefetchDistance = 6;
+  for (size_t i = 0; i < spans.size() && i < kPrefetchDistance; ++i) {
+    stem_cache_.prefetch(text.substr(spans[i].start_byte,
+                                     spans[i].end_byte - spans[i].start_byte));
+  }
   for (size_t i = 0; i < spans.size(); ++i) {
+    if (i + kPrefetchDistance < spans.size()) {
+      const TokenSpan& ahead = spans[i + kPrefetchDistance];
+      stem_cache_.prefetch(
+          text.substr(ahead.start_byte, ahead.end_byte - ahead.start_byte));
+    }
     const TokenSpan& span = spans[i];
     absl::string_view word =
         text.substr(span.start_byte, span.end_byte - span.start_byte);
