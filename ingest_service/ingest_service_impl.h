@@ -24,7 +24,7 @@ namespace paperdb::ingest {
 struct IngestServiceOptions {
   // IngestFile calls running at once; more get RESOURCE_EXHAUSTED. With the
   // file size limit this bounds the memory ingest can take: each running
-  // call peaks at about 21 times its file.
+  // call peaks at about 23 times its file.
   int max_concurrent_ingests = 2;
   // Longest an IngestFile call may take, from its first message to its
   // commit, when the client sets no earlier deadline.

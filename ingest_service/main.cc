@@ -36,7 +36,7 @@ ABSL_FLAG(std::string, db, "",
 ABSL_FLAG(size_t, max_file_mib, 32,
           "largest file accepted, in MiB; a larger file is rejected whole. "
           "Each running ingest holds its file, its analysis and its write "
-          "batch in memory: about 21x the file at peak");
+          "batch in memory: about 23x the file at peak");
 ABSL_FLAG(
     size_t, max_paragraphs, 100000,
     "most paragraphs a file may hold; a file with more is rejected whole");
@@ -194,7 +194,11 @@ int main(int argc, char** argv) {
   const std::vector<std::string> paths(positional.begin() + (serve ? 2 : 1),
                                        positional.end());
   if (absl::GetFlag(FLAGS_db).empty() || (!serve && paths.empty())) {
-    std::cerr << absl::ProgramUsageMessage() << "\n";
+    std::cerr << "ingest_service: "
+              << (absl::GetFlag(FLAGS_db).empty()
+                      ? "--db is required"
+                      : "no files or directories to ingest")
+              << "\nusage: " << absl::ProgramUsageMessage() << "\n";
     return 2;
   }
   if (absl::GetFlag(FLAGS_batch_mib) < 1 ||
