@@ -351,6 +351,7 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
   // Terms given postings, in term order, with their number.
   std::vector<std::pair<absl::string_view, int64_t>> added_terms;
   PostingBlockBuilder block;
+  std::string block_head;  // block.FinishHead()'s, reused.
   while (!heap.empty()) {
     const absl::string_view term = heap.front().term;
     gathered.clear();
@@ -406,8 +407,10 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
           block.AddEncoded(g.doc, g.doc_length, g.tf, g.encoded);
         }
       }
+      block.FinishHead(&block_head);
       batch->Put(Column::kPostings,
-                 storage::PostingKey(term, block.first_doc()), block.Finish());
+                 storage::PostingKey(term, block.first_doc()),
+                 {block_head, block.positions()});
     }
     added_terms.emplace_back(term, static_cast<int64_t>(gathered.size()));
   }

@@ -215,7 +215,7 @@ storage::v1::CorpusStats IndexWriter::stats() const {
 }
 
 absl::Status IndexWriter::Apply(ChangeSet& change) {
-  storage::WriteBatch batch;
+  storage::WriteBatch batch(*store_);
   PAPERDB_RETURN_IF_ERROR(change.Write(&batch));
   PAPERDB_RETURN_IF_ERROR(store_->Write(batch));
   stats_ = change.stats();

@@ -51,14 +51,18 @@ void PostingBlockBuilder::Clear() {
   positions_.clear();
 }
 
-std::string PostingBlockBuilder::Finish() const {
-  // The body (doc gaps, tfs, lengths) is written after room for the
-  // longest header, then the header right before it.
+void PostingBlockBuilder::FinishHead(std::string* head) const {
   constexpr size_t kMaxHeaderBytes = 5 * 5;
-  std::string out;
-  out.reserve(kMaxHeaderBytes + 3 * 5 * docs_.size() + positions_.size());
-  out.resize(kMaxHeaderBytes + 3 * 5 * docs_.size());
-  char* const body = out.data() + kMaxHeaderBytes;
+  char header[kMaxHeaderBytes];
+  char* h = header;
+  h = EncodeVarint32(static_cast<uint32_t>(docs_.size()), h);
+  h = EncodeVarint32(docs_.back() - docs_.front(), h);
+  h = EncodeVarint32(*std::max_element(tfs_.begin(), tfs_.end()), h);
+  h = EncodeVarint32(*std::min_element(lengths_.begin(), lengths_.end()), h);
+  // The body's size is the header's last field: write the body first, after
+  // room for the longest header, then move it up behind the real header.
+  head->resize(kMaxHeaderBytes + 3 * 5 * docs_.size());
+  char* const body = head->data() + kMaxHeaderBytes;
   char* p = body;
   uint32_t prev = docs_.front();
   for (uint32_t doc : docs_) {
@@ -68,18 +72,20 @@ std::string PostingBlockBuilder::Finish() const {
   for (uint32_t tf : tfs_) p = EncodeVarint32(tf, p);
   for (uint32_t length : lengths_) p = EncodeVarint32(length, p);
   const size_t body_bytes = static_cast<size_t>(p - body);
-  char header[kMaxHeaderBytes];
-  char* h = header;
-  h = EncodeVarint32(static_cast<uint32_t>(docs_.size()), h);
-  h = EncodeVarint32(docs_.back() - docs_.front(), h);
-  h = EncodeVarint32(*std::max_element(tfs_.begin(), tfs_.end()), h);
-  h = EncodeVarint32(*std::min_element(lengths_.begin(), lengths_.end()), h);
   h = EncodeVarint32(static_cast<uint32_t>(body_bytes), h);
   const size_t header_bytes = static_cast<size_t>(h - header);
-  const size_t start = kMaxHeaderBytes - header_bytes;
-  std::memcpy(out.data() + start, header, header_bytes);
-  out.resize(kMaxHeaderBytes + body_bytes);
-  out.erase(0, start);
+  char* const start = body - header_bytes;
+  std::memcpy(start, header, header_bytes);
+  if (start != head->data()) {
+    std::memmove(head->data(), start, header_bytes + body_bytes);
+  }
+  head->resize(header_bytes + body_bytes);
+}
+
+std::string PostingBlockBuilder::Finish() const {
+  std::string out;
+  out.reserve(5 * 5 + 3 * 5 * docs_.size() + positions_.size());
+  FinishHead(&out);
   out += positions_;
   return out;
 }

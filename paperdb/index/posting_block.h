@@ -51,6 +51,12 @@ class PostingBlockBuilder {
   // The encoded block. REQUIRES: count() > 0.
   std::string Finish() const;
 
+  // The encoded block in two parts, to be stored concatenated without
+  // joining them first: `*head` (replaced) holds the header, doc gaps, term
+  // frequencies and lengths, then come positions(). REQUIRES: count() > 0.
+  void FinishHead(std::string* head) const;
+  absl::string_view positions() const { return positions_; }
+
  private:
   std::vector<uint32_t> docs_;
   std::vector<uint32_t> tfs_;

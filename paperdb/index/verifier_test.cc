@@ -40,7 +40,7 @@ TEST_F(VerifierTest, ConsistentStorePasses) {
 }
 
 TEST_F(VerifierTest, WrongDocumentFrequencyIsReported) {
-  storage::WriteBatch batch;
+  storage::WriteBatch batch(*store_);
   std::string df;
   PutVarint32(7, &df);
   batch.Put(storage::Column::kTerms, "share", df);
@@ -55,7 +55,7 @@ TEST_F(VerifierTest, WrongDocumentFrequencyIsReported) {
 }
 
 TEST_F(VerifierTest, MissingRecordAndCorruptBlockAreReported) {
-  storage::WriteBatch batch;
+  storage::WriteBatch batch(*store_);
   batch.Delete(storage::Column::kPapers, storage::PaperKey(1));
   batch.Put(storage::Column::kPostings, storage::PostingKey("zzz", 0),
             "garbage");

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -173,21 +174,38 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
 
 }  // namespace
 
-WriteBatch::WriteBatch() = default;
+WriteBatch::WriteBatch(const Store& store)
+    : store_(&store), rep_(std::make_unique<rocksdb::WriteBatch>()) {}
 WriteBatch::~WriteBatch() = default;
 
 void WriteBatch::Put(Column column, absl::string_view key,
                      absl::string_view value) {
-  entries_.push_back({column, std::string(key), std::string(value), false});
-  byte_size_ += key.size() + value.size() + 8;
+  const rocksdb::Status s =
+      rep_->Put(store_->handles_[static_cast<int>(column)], ToSlice(key),
+                ToSlice(value));
+  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
+}
+
+void WriteBatch::Put(Column column, absl::string_view key,
+                     absl::Span<const absl::string_view> value_parts) {
+  absl::InlinedVector<rocksdb::Slice, 4> slices;
+  for (absl::string_view part : value_parts) slices.push_back(ToSlice(part));
+  const rocksdb::Slice key_slice = ToSlice(key);
+  const rocksdb::Status s =
+      rep_->Put(store_->handles_[static_cast<int>(column)],
+                rocksdb::SliceParts(&key_slice, 1),
+                rocksdb::SliceParts(slices.data(),
+                                    static_cast<int>(slices.size())));
+  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
 }
 
 void WriteBatch::Delete(Column column, absl::string_view key) {
-  entries_.push_back({column, std::string(key), std::string(), true});
-  byte_size_ += key.size() + 8;
+  const rocksdb::Status s =
+      rep_->Delete(store_->handles_[static_cast<int>(column)], ToSlice(key));
+  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch delete");
 }
 
-size_t WriteBatch::ByteSize() const { return byte_size_; }
+size_t WriteBatch::ByteSize() const { return rep_->GetDataSize(); }
 
 StoreIterator::StoreIterator(std::unique_ptr<rocksdb::Iterator> it)
     : it_(std::move(it)) {}
@@ -349,7 +367,7 @@ absl::StatusOr<std::unique_ptr<Store>> Store::OpenSecondary(
 absl::Status Store::CheckSchema(bool create) {
   absl::StatusOr<std::string> stored = Get(Column::kMeta, kSchemaVersionKey);
   if (absl::IsNotFound(stored.status()) && create) {
-    WriteBatch batch;
+    WriteBatch batch(*this);
     batch.Put(Column::kMeta, kSchemaVersionKey, absl::StrCat(kSchemaVersion));
     return Write(batch);
   }
@@ -407,17 +425,16 @@ absl::Status Store::Write(const WriteBatch& batch) {
   if (secondary_) {
     return absl::InvalidArgumentError("store is open read-only (secondary)");
   }
-  rocksdb::WriteBatch rb(batch.ByteSize() + 64);
-  for (const WriteBatch::Entry& e : batch.entries_) {
-    rocksdb::ColumnFamilyHandle* cf = handles_[static_cast<int>(e.column)];
-    const rocksdb::Status s =
-        e.is_delete ? rb.Delete(cf, ToSlice(e.key))
-                    : rb.Put(cf, ToSlice(e.key), ToSlice(e.value));
-    if (!s.ok()) return FromRocksDbStatus(s, "building write batch");
+  if (batch.store_ != this) {
+    return absl::InvalidArgumentError("write batch made for another store");
   }
+  PAPERDB_RETURN_IF_ERROR(batch.status_);
   rocksdb::WriteOptions options;
   options.sync = true;
-  return FromRocksDbStatus(db_->Write(options, &rb), "writing batch");
+  // RocksDB stamps the batch's sequence number in place: the puts and
+  // deletes it holds are unchanged.
+  return FromRocksDbStatus(db_->Write(options, batch.rep_.get()),
+                           "writing batch");
 }
 
 std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {

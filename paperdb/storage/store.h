@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "absl/synchronization/mutex.h"
 #include "paperdb/storage/keys.h"
 
@@ -25,30 +26,35 @@ class WriteBatch;
 
 namespace paperdb::storage {
 
-// A set of writes applied atomically by Store::Write().
-// Not thread-safe.
+class Store;
+
+// A set of writes that Store::Write() applies atomically, made for one
+// store. Puts and deletes are encoded straight into a RocksDB WriteBatch,
+// which Write() hands to RocksDB without another copy. Not thread-safe; must
+// not outlive its store.
 class WriteBatch {
  public:
-  WriteBatch();
+  explicit WriteBatch(const Store& store);
   WriteBatch(const WriteBatch&) = delete;
   WriteBatch& operator=(const WriteBatch&) = delete;
   ~WriteBatch();
 
   void Put(Column column, absl::string_view key, absl::string_view value);
+  // Puts the concatenation of `value_parts` without concatenating them
+  // first (RocksDB's SliceParts).
+  void Put(Column column, absl::string_view key,
+           absl::Span<const absl::string_view> value_parts);
   void Delete(Column column, absl::string_view key);
-  // Bytes the batch will write (keys, values and framing).
+  // Bytes the batch will write: keys, values and RocksDB's framing.
   size_t ByteSize() const;
 
  private:
   friend class Store;
-  struct Entry {
-    Column column;
-    std::string key;
-    std::string value;
-    bool is_delete;
-  };
-  std::vector<Entry> entries_;
-  size_t byte_size_ = 0;
+  const Store* store_;
+  std::unique_ptr<rocksdb::WriteBatch> rep_;
+  // The first error RocksDB gave a Put or Delete (a key or value over its
+  // 4 GiB limit); Write() returns it and writes nothing.
+  absl::Status status_;
 };
 
 // Iterates one column family in key order. Views returned by key() and
@@ -82,6 +88,8 @@ class StoreIterator {
 // (callers serialize them; see query_service's catch-up lock).
 class Store {
  public:
+  friend class WriteBatch;  // Resolves columns to handles_.
+
   // Opens the store at `path` for writing, creating it (with every column
   // family and the schema version) if missing. FAILED_PRECONDITION if it
   // holds another schema version, a RocksDB database that is not paperdb's,
@@ -116,7 +124,8 @@ class Store {
       const;
 
   // Applies `batch` atomically and durably (synced WAL). INVALID_ARGUMENT on
-  // a secondary instance.
+  // a secondary instance or for a batch made for another store; the error
+  // of a failed Put or Delete (nothing is written then).
   absl::Status Write(const WriteBatch& batch);
 
   // A new iterator over `column`, reading the state at the time of the call.

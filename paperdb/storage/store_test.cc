@@ -34,7 +34,7 @@ class StoreTest : public ::testing::Test {
 TEST_F(StoreTest, WritesAreReadBack) {
   auto store = Store::OpenPrimary(db());
   ASSERT_THAT(store, IsOk());
-  WriteBatch batch;
+  WriteBatch batch(**store);
   batch.Put(Column::kPapers, PaperKey(7), "record");
 
   ASSERT_THAT((*store)->Write(batch), IsOk());
@@ -46,10 +46,44 @@ TEST_F(StoreTest, WritesAreReadBack) {
               StatusIs(absl::StatusCode::kNotFound));
 }
 
+TEST_F(StoreTest, ValuePartsAreStoredJoinedAndDeletesApply) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  WriteBatch first(**store);
+  first.Put(Column::kPostings, "term", {"head", "", "-positions"});
+  first.Put(Column::kTerms, "gone", "1");
+  ASSERT_THAT((*store)->Write(first), IsOk());
+  WriteBatch second(**store);
+  second.Delete(Column::kTerms, "gone");
+  EXPECT_GT(second.ByteSize(), 0u);
+  ASSERT_THAT((*store)->Write(second), IsOk());
+
+  auto value = (*store)->Get(Column::kPostings, "term");
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "head-positions");
+  EXPECT_THAT((*store)->Get(Column::kTerms, "gone"),
+              StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST_F(StoreTest, BatchMadeForAnotherStoreIsRefused) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  auto other = Store::OpenPrimary((dir_ / "other").string());
+  ASSERT_THAT(other, IsOk());
+  WriteBatch batch(**other);
+  batch.Put(Column::kPapers, PaperKey(1), "record");
+
+  EXPECT_THAT((*store)->Write(batch),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("another store")));
+  EXPECT_THAT((*store)->Get(Column::kPapers, PaperKey(1)),
+              StatusIs(absl::StatusCode::kNotFound));
+}
+
 TEST_F(StoreTest, MultiGetVisitsValuesInKeyOrderAndNamesAnAbsentKey) {
   auto store = Store::OpenPrimary(db());
   ASSERT_THAT(store, IsOk());
-  WriteBatch batch;
+  WriteBatch batch(**store);
   batch.Put(Column::kPapers, PaperKey(3), "three");
   batch.Put(Column::kPapers, PaperKey(9), "nine");
   ASSERT_THAT((*store)->Write(batch), IsOk());
@@ -89,7 +123,7 @@ TEST_F(StoreTest, RejectsOtherSchemaVersion) {
   {
     auto store = Store::OpenPrimary(db());
     ASSERT_THAT(store, IsOk());
-    WriteBatch batch;
+    WriteBatch batch(**store);
     batch.Put(Column::kMeta, kSchemaVersionKey, "99");
     ASSERT_THAT((*store)->Write(batch), IsOk());
   }
@@ -195,7 +229,7 @@ TEST_F(StoreTest, SecondarySeesWritesAfterCatchUp) {
   ASSERT_THAT(primary, IsOk());
   auto reader = Store::OpenSecondary(db(), secondary());
   ASSERT_THAT(reader, IsOk());
-  WriteBatch batch;
+  WriteBatch batch(**primary);
   batch.Put(Column::kTerms, "delay", "1");
   ASSERT_THAT((*primary)->Write(batch), IsOk());
   EXPECT_THAT((*reader)->Get(Column::kTerms, "delay"),
@@ -218,7 +252,7 @@ TEST_F(StoreTest, SecondaryTellsWhetherTheWriterChangedAnything) {
   // Opening read everything the writer had written.
   EXPECT_FALSE((*reader)->WriterChangedSinceCatchUp());
 
-  WriteBatch batch;
+  WriteBatch batch(**primary);
   batch.Put(Column::kTerms, "delay", "1");
   ASSERT_THAT((*primary)->Write(batch), IsOk());
   const bool after_write = (*reader)->WriterChangedSinceCatchUp();
@@ -241,7 +275,7 @@ TEST_F(StoreTest, SecondaryTellsWhetherTheWriterChangedAnything) {
 TEST_F(StoreTest, FlushedWritesAreReadBySecondary) {
   auto primary = Store::OpenPrimary(db());
   ASSERT_THAT(primary, IsOk());
-  WriteBatch batch;
+  WriteBatch batch(**primary);
   batch.Put(Column::kPapers, PaperKey(1), "flushed");
   ASSERT_THAT((*primary)->Write(batch), IsOk());
 
@@ -262,14 +296,14 @@ TEST_F(StoreTest, SecondarySeesValuesFlushedAfterItsCatchUp) {
   ASSERT_THAT(primary, IsOk());
   auto reader = Store::OpenSecondary(db(), secondary());
   ASSERT_THAT(reader, IsOk());
-  WriteBatch v1;
+  WriteBatch v1(**primary);
   v1.Put(Column::kTerms, "delay", "1");
   ASSERT_THAT((*primary)->Write(v1), IsOk());
   ASSERT_THAT((*reader)->CatchUp(), IsOk());
   ASSERT_EQ(*(*reader)->Get(Column::kTerms, "delay"), "1");
   const uint64_t before = (*reader)->instance_id();
 
-  WriteBatch v2;
+  WriteBatch v2(**primary);
   v2.Put(Column::kTerms, "delay", "2");
   ASSERT_THAT((*primary)->Write(v2), IsOk());
   ASSERT_THAT((*primary)->Flush(), IsOk());
@@ -287,7 +321,7 @@ TEST_F(StoreTest, PreparedSecondaryServesOnlyFromTheNextCatchUp) {
   auto reader = Store::OpenSecondary(db(), secondary());
   ASSERT_THAT(reader, IsOk());
   auto put = [&](const std::string& value) {
-    WriteBatch batch;
+    WriteBatch batch(**primary);
     batch.Put(Column::kTerms, "delay", value);
     return (*primary)->Write(batch);
   };
@@ -325,7 +359,7 @@ TEST_F(StoreTest, SecondaryFollowsTheWriterAcrossReopens) {
     {
       auto primary = Store::OpenPrimary(db());
       ASSERT_THAT(primary, IsOk());
-      WriteBatch batch;
+      WriteBatch batch(**primary);
       batch.Put(Column::kTerms, "delay", std::to_string(round));
       batch.Put(Column::kTerms, "round" + std::to_string(round), "x");
       ASSERT_THAT((*primary)->Write(batch), IsOk());
@@ -356,7 +390,7 @@ TEST_F(StoreTest, SecondaryNoticesTheStoreWasReplaced) {
 TEST_F(StoreTest, IteratorVisitsKeysInOrder) {
   auto store = Store::OpenPrimary(db());
   ASSERT_THAT(store, IsOk());
-  WriteBatch batch;
+  WriteBatch batch(**store);
   batch.Put(Column::kPapers, PaperKey(256), "b");
   batch.Put(Column::kPapers, PaperKey(2), "a");
   ASSERT_THAT((*store)->Write(batch), IsOk());
