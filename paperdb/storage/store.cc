@@ -180,9 +180,8 @@ WriteBatch::~WriteBatch() = default;
 
 void WriteBatch::Put(Column column, absl::string_view key,
                      absl::string_view value) {
-  const rocksdb::Status s =
-      rep_->Put(store_->handles_[static_cast<int>(column)], ToSlice(key),
-                ToSlice(value));
+  const rocksdb::Status s = rep_->Put(
+      store_->handles_[static_cast<int>(column)], ToSlice(key), ToSlice(value));
   if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
 }
 
@@ -191,11 +190,10 @@ void WriteBatch::Put(Column column, absl::string_view key,
   absl::InlinedVector<rocksdb::Slice, 4> slices;
   for (absl::string_view part : value_parts) slices.push_back(ToSlice(part));
   const rocksdb::Slice key_slice = ToSlice(key);
-  const rocksdb::Status s =
-      rep_->Put(store_->handles_[static_cast<int>(column)],
-                rocksdb::SliceParts(&key_slice, 1),
-                rocksdb::SliceParts(slices.data(),
-                                    static_cast<int>(slices.size())));
+  const rocksdb::Status s = rep_->Put(
+      store_->handles_[static_cast<int>(column)],
+      rocksdb::SliceParts(&key_slice, 1),
+      rocksdb::SliceParts(slices.data(), static_cast<int>(slices.size())));
   if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
 }
 

@@ -73,9 +73,9 @@ TEST_F(StoreTest, BatchMadeForAnotherStoreIsRefused) {
   WriteBatch batch(**other);
   batch.Put(Column::kPapers, PaperKey(1), "record");
 
-  EXPECT_THAT((*store)->Write(batch),
-              StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("another store")));
+  EXPECT_THAT(
+      (*store)->Write(batch),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("another store")));
   EXPECT_THAT((*store)->Get(Column::kPapers, PaperKey(1)),
               StatusIs(absl::StatusCode::kNotFound));
 }
