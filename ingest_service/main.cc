@@ -245,7 +245,27 @@ int main(int argc, char** argv) {
   paperdb::ingest::Ingester ingester(writer->get(), store->get(),
                                      ingest_options);
   if (!serve) {
+    // A bulk load (Store::BeginBulkLoad) when the files hold at least as
+    // many bytes as the store: its one compaction at the end then costs
+    // about what the ingest adds, not a rewrite of a much larger store.
+    uint64_t input_bytes = 0;
+    for (const std::string& file : *files) {
+      std::error_code error;
+      const uintmax_t size = std::filesystem::file_size(file, error);
+      if (!error) input_bytes += size;
+    }
+    const bool bulk_load =
+        input_bytes >= (*store)->DataBytes() &&
+        (*store)->BeginBulkLoad().ok();  // Else an ordinary ingest.
     const int status = IngestFiles(ingester, *files);
+    // Not after an interrupt: the next writer compacts, and a stop should
+    // be quick.
+    if (bulk_load && status < 128) {
+      if (const absl::Status ended = (*store)->EndBulkLoad(); !ended.ok()) {
+        std::cerr << "ingest_service: " << ended.message() << "\n";
+        return 1;
+      }
+    }
     if (const absl::Status flushed = (*store)->Flush(); !flushed.ok()) {
       std::cerr << "ingest_service: " << flushed.message() << "\n";
       return 1;

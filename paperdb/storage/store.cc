@@ -556,6 +556,34 @@ absl::Status Store::CatchUpLocked() {
                            "catching up with writer");
 }
 
+absl::Status Store::BeginBulkLoad() {
+  if (secondary_) return absl::InvalidArgumentError("store is open read-only");
+  return FromRocksDbStatus(
+      db_->SetOptions(handles_[static_cast<int>(Column::kPostings)],
+                      {{"disable_auto_compactions", "true"}}),
+      "starting bulk load");
+}
+
+absl::Status Store::EndBulkLoad() {
+  if (secondary_) return absl::InvalidArgumentError("store is open read-only");
+  rocksdb::ColumnFamilyHandle* postings =
+      handles_[static_cast<int>(Column::kPostings)];
+  // Compacted before automatic compaction is back: otherwise it would take
+  // the level-0 files first, in one job, and this compaction then rewrite
+  // its output.
+  absl::Status compacted = Flush();
+  if (compacted.ok()) {
+    compacted =
+        FromRocksDbStatus(db_->CompactRange(rocksdb::CompactRangeOptions(),
+                                            postings, nullptr, nullptr),
+                          "compacting postings after bulk load");
+  }
+  PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(
+      db_->SetOptions(postings, {{"disable_auto_compactions", "false"}}),
+      "ending bulk load"));
+  return compacted;
+}
+
 absl::Status Store::Flush() {
   if (secondary_) return absl::InvalidArgumentError("store is open read-only");
   rocksdb::FlushOptions options;
@@ -563,6 +591,16 @@ absl::Status Store::Flush() {
   std::vector<rocksdb::ColumnFamilyHandle*> handles(handles_.begin(),
                                                     handles_.end());
   return FromRocksDbStatus(db_->Flush(options, handles), "flushing store");
+}
+
+uint64_t Store::Level0Files(Column column) const {
+  std::string files;
+  uint64_t count = 0;
+  if (db_->GetProperty(handles_[static_cast<int>(column)],
+                       "rocksdb.num-files-at-level0", &files)) {
+    (void)absl::SimpleAtoi(files, &count);
+  }
+  return count;
 }
 
 uint64_t Store::DataBytes() const {

@@ -163,6 +163,20 @@ class Store {
   // faster to read. Primary only.
   absl::Status Compact();
 
+  // Bulk loading, for an ingest that adds as much as the store holds or
+  // more. While on, the postings family is not compacted: a posting block
+  // is written once, to a level-0 file, instead of being merged into level 1
+  // again every few flushes (each batch writes blocks across the whole key
+  // range, so level compaction rewrote the family three to four times over
+  // a 1M ingest). Reads stay correct but slow down as level-0 files pile
+  // up. EndBulkLoad() flushes, compacts the whole family once (before
+  // automatic compaction is back, which would take the level-0 files first
+  // and leave its output to be rewritten) and turns automatic compaction
+  // back on. A store closed in between is compacted by its next writer, as
+  // the setting is not persisted. Primary only; RocksDB's errors otherwise.
+  absl::Status BeginBulkLoad();
+  absl::Status EndBulkLoad();
+
   // Writes memtables to SST files, so that readers (secondary instances
   // included) find the data in indexed files instead of replaying the log.
   // Primary only.
@@ -173,6 +187,10 @@ class Store {
   // the column families ("rocksdb.total-sst-files-size" and
   // "rocksdb.cur-size-all-mem-tables").
   uint64_t DataBytes() const;
+
+  // Files in level 0 of `column` ("rocksdb.num-files-at-level0"): each
+  // flush adds one, compaction takes them away.
+  uint64_t Level0Files(Column column) const;
 
   bool is_secondary() const { return secondary_; }
   const std::string& path() const { return path_; }

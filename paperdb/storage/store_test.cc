@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "paperdb/common/status_macros.h"
 #include "rocksdb/db.h"
@@ -78,6 +79,33 @@ TEST_F(StoreTest, BatchMadeForAnotherStoreIsRefused) {
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("another store")));
   EXPECT_THAT((*store)->Get(Column::kPapers, PaperKey(1)),
               StatusIs(absl::StatusCode::kNotFound));
+}
+
+TEST_F(StoreTest, BulkLoadKeepsPostingsInLevel0UntilItEndsCompacted) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  ASSERT_THAT((*store)->BeginBulkLoad(), IsOk());
+  // Six flushes: more level-0 files than the 4 that start a compaction.
+  for (int i = 0; i < 6; ++i) {
+    WriteBatch batch(**store);
+    batch.Put(Column::kPostings, absl::StrCat("term", i), absl::StrCat(i));
+    batch.Put(Column::kPostings, "shared", absl::StrCat(i));
+    ASSERT_THAT((*store)->Write(batch), IsOk());
+    ASSERT_THAT((*store)->Flush(), IsOk());
+  }
+  EXPECT_EQ((*store)->Level0Files(Column::kPostings), 6u);
+
+  ASSERT_THAT((*store)->EndBulkLoad(), IsOk());
+
+  EXPECT_EQ((*store)->Level0Files(Column::kPostings), 0u);
+  for (int i = 0; i < 6; ++i) {
+    auto value = (*store)->Get(Column::kPostings, absl::StrCat("term", i));
+    ASSERT_THAT(value, IsOk());
+    EXPECT_EQ(*value, absl::StrCat(i));
+  }
+  auto shared = (*store)->Get(Column::kPostings, "shared");
+  ASSERT_THAT(shared, IsOk());
+  EXPECT_EQ(*shared, "5");
 }
 
 TEST_F(StoreTest, MultiGetVisitsValuesInKeyOrderAndNamesAnAbsentKey) {
