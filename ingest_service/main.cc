@@ -261,7 +261,13 @@ int main(int argc, char** argv) {
     // Not after an interrupt: the next writer compacts, and a stop should
     // be quick.
     if (bulk_load && status < 128) {
-      if (const absl::Status ended = (*store)->EndBulkLoad(); !ended.ok()) {
+      const absl::Status ended = (*store)->EndBulkLoad(&interrupted);
+      if (absl::IsCancelled(ended)) {
+        std::cout << "interrupted: every file listed above as added is "
+                     "stored; the store's next writer compacts it\n";
+        return 128 + interrupt_signal.load();
+      }
+      if (!ended.ok()) {
         std::cerr << "ingest_service: " << ended.message() << "\n";
         return 1;
       }

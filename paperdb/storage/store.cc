@@ -564,7 +564,7 @@ absl::Status Store::BeginBulkLoad() {
       "starting bulk load");
 }
 
-absl::Status Store::EndBulkLoad() {
+absl::Status Store::EndBulkLoad(std::atomic<bool>* cancel) {
   if (secondary_) return absl::InvalidArgumentError("store is open read-only");
   rocksdb::ColumnFamilyHandle* postings =
       handles_[static_cast<int>(Column::kPostings)];
@@ -573,10 +573,16 @@ absl::Status Store::EndBulkLoad() {
   // its output.
   absl::Status compacted = Flush();
   if (compacted.ok()) {
-    compacted =
-        FromRocksDbStatus(db_->CompactRange(rocksdb::CompactRangeOptions(),
-                                            postings, nullptr, nullptr),
-                          "compacting postings after bulk load");
+    rocksdb::CompactRangeOptions options;
+    options.canceled = cancel;
+    compacted = FromRocksDbStatus(
+        db_->CompactRange(options, postings, nullptr, nullptr),
+        "compacting postings after bulk load");
+    if (!compacted.ok() && cancel != nullptr && cancel->load()) {
+      compacted = absl::CancelledError(
+          "compaction after bulk load cancelled; the store's next writer "
+          "compacts it");
+    }
   }
   PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(
       db_->SetOptions(postings, {{"disable_auto_compactions", "false"}}),

@@ -5,6 +5,7 @@
 #ifndef PAPERDB_STORAGE_STORE_H_
 #define PAPERDB_STORAGE_STORE_H_
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -172,10 +173,13 @@ class Store {
   // up. EndBulkLoad() flushes, compacts the whole family once (before
   // automatic compaction is back, which would take the level-0 files first
   // and leave its output to be rewritten) and turns automatic compaction
-  // back on. A store closed in between is compacted by its next writer, as
-  // the setting is not persisted. Primary only; RocksDB's errors otherwise.
+  // back on. Setting `*cancel` (if given) to true stops that compaction:
+  // CANCELLED then, automatic compaction still turned back on. A store
+  // closed in between is compacted by its next writer: RocksDB records the
+  // setting in its OPTIONS file, but paperdb opens a store with its own
+  // options. Primary only; RocksDB's errors otherwise.
   absl::Status BeginBulkLoad();
-  absl::Status EndBulkLoad();
+  absl::Status EndBulkLoad(std::atomic<bool>* cancel = nullptr);
 
   // Writes memtables to SST files, so that readers (secondary instances
   // included) find the data in indexed files instead of replaying the log.

@@ -1,5 +1,6 @@
 #include "paperdb/storage/store.h"
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 
@@ -106,6 +107,29 @@ TEST_F(StoreTest, BulkLoadKeepsPostingsInLevel0UntilItEndsCompacted) {
   auto shared = (*store)->Get(Column::kPostings, "shared");
   ASSERT_THAT(shared, IsOk());
   EXPECT_EQ(*shared, "5");
+}
+
+TEST_F(StoreTest, CancelledBulkLoadKeepsEveryWrite) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  ASSERT_THAT((*store)->BeginBulkLoad(), IsOk());
+  for (int i = 0; i < 5; ++i) {
+    WriteBatch batch(**store);
+    batch.Put(Column::kPostings, absl::StrCat("term", i), absl::StrCat(i));
+    ASSERT_THAT((*store)->Write(batch), IsOk());
+    ASSERT_THAT((*store)->Flush(), IsOk());
+  }
+  std::atomic<bool> cancel{true};
+
+  EXPECT_THAT((*store)->EndBulkLoad(&cancel),
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("next writer compacts")));
+
+  for (int i = 0; i < 5; ++i) {
+    auto value = (*store)->Get(Column::kPostings, absl::StrCat("term", i));
+    ASSERT_THAT(value, IsOk());
+    EXPECT_EQ(*value, absl::StrCat(i));
+  }
 }
 
 TEST_F(StoreTest, MultiGetVisitsValuesInKeyOrderAndNamesAnAbsentKey) {
