@@ -83,7 +83,12 @@ std::atomic<bool> interrupted{false};
 std::atomic<int> interrupt_signal{0};
 void OnInterrupt(int signal) {
   interrupt_signal = signal;
-  interrupted = true;
+  if (!interrupted.exchange(true)) {
+    // write(2) is async-signal-safe; iostreams are not.
+    constexpr char kStopping[] =
+        "ingest_service: stopping after the batch being written\n";
+    (void)!write(STDERR_FILENO, kStopping, sizeof(kStopping) - 1);
+  }
 }
 
 // One-shot mode: ingests every file, prints a line per file and a total.
@@ -102,7 +107,7 @@ int IngestFiles(paperdb::ingest::Ingester& ingester,
   if (report.interrupted) {
     std::cout << "interrupted: stopped after "
               << report.stored + report.rejected << " of " << files.size()
-              << " files; every file listed above as added is stored whole\n";
+              << " files; every file listed above is stored whole\n";
     return 128 + interrupt_signal.load();
   }
   const paperdb::ingest::IngestTotals& t = report.total;
@@ -258,13 +263,16 @@ int main(int argc, char** argv) {
         input_bytes >= (*store)->DataBytes() &&
         (*store)->BeginBulkLoad().ok();  // Else an ordinary ingest.
     const int status = IngestFiles(ingester, *files);
+    constexpr char kCompactionLeft[] =
+        "bulk load: the store's next writer compacts its postings\n";
     // Not after an interrupt: the next writer compacts, and a stop should
     // be quick.
+    if (bulk_load && status >= 128) std::cout << kCompactionLeft;
     if (bulk_load && status < 128) {
       const absl::Status ended = (*store)->EndBulkLoad(&interrupted);
       if (absl::IsCancelled(ended)) {
-        std::cout << "interrupted: every file listed above as added is "
-                     "stored; the store's next writer compacts it\n";
+        std::cout << "interrupted: every file listed above is stored\n"
+                  << kCompactionLeft;
         return 128 + interrupt_signal.load();
       }
       if (!ended.ok()) {

@@ -49,6 +49,30 @@ set -e
 grep -q 'no_such_dir: no such file or directory' <<<"$out" || fail "missing path message: $out"
 [[ ! -e "$WORK/fresh_db" ]] || fail "missing path left a store behind"
 
+# Ctrl-C while the first file is still being read (a FIFO, written only
+# after the signal; the bundled files after it make this a bulk load, as
+# their bytes outnumber the new store's): nothing is committed, the stop is announced at once on
+# stderr, the output says what is stored and that the bulk load's compaction
+# is left to the next writer, and the exit status is 128 + SIGINT.
+mkfifo "$WORK/slow.txt"
+"$INGEST" --db="$WORK/interrupted_db" "$WORK/slow.txt" "$SRC/data" >"$WORK/intr.out" 2>"$WORK/intr.err" &
+IS_PID=$!
+sleep 1  # Past start-up: the signal handler is installed.
+kill -INT "$IS_PID"
+cat "$SRC/data/$(ls "$SRC/data" | head -1)" >"$WORK/slow.txt"
+set +e
+wait "$IS_PID"
+status=$?
+set -e
+IS_PID=""
+[[ $status -eq 130 ]] || fail "interrupted ingest exit status $status: $(cat "$WORK/intr.out" "$WORK/intr.err")"
+grep -q '^interrupted: stopped after 0 of 5 files; every file listed above is stored whole$' "$WORK/intr.out" \
+  || fail "interrupted ingest output: $(cat "$WORK/intr.out")"
+grep -q "^bulk load: the store's next writer compacts its postings$" "$WORK/intr.out" \
+  || fail "interrupted bulk load output: $(cat "$WORK/intr.out")"
+grep -q '^ingest_service: stopping after the batch being written$' "$WORK/intr.err" \
+  || fail "interrupted ingest stderr: $(cat "$WORK/intr.err")"
+
 # Flags from the environment (PAPERDB_<NAME>) work; a bad value is refused.
 set +e
 out=$(PAPERDB_CATCH_UP_INTERVAL_MS=often "$QUERY" --db="$WORK/db" 2>&1)
