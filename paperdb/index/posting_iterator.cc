@@ -38,6 +38,7 @@ void PostingIterator::LoadBlock(size_t i) {
   header_ = block.header;
   first_doc_ = block.first_doc;
   doc_ = first_doc_;  // A block's first posting is the doc in its key.
+  located_doc_ = first_doc_;
 }
 
 bool PostingIterator::Decode() {
@@ -81,6 +82,11 @@ bool PostingIterator::LocateSlow() {
   located_ = true;
   if (doc_ == kNoMoreDocs) return true;
   const uint32_t doc = doc_;
+  // Docs of the list from the last located one (at index_) to `doc`,
+  // counted in the bitset: successive candidates in a block are a few words
+  // of it apart, where the block's start may be dozens.
+  uint32_t from = located_doc_;
+  uint32_t base = static_cast<uint32_t>(index_);
   if (header_.last_doc < doc) {
     const auto& blocks = list_->blocks;
     const auto next = std::partition_point(
@@ -88,6 +94,8 @@ bool PostingIterator::LocateSlow() {
         blocks.end(),
         [doc](const PostingList::Block& b) { return b.header.last_doc < doc; });
     LoadBlock(static_cast<size_t>(next - blocks.begin()));
+    from = first_doc_;
+    base = 0;
   }
   if (doc_ == kNoMoreDocs || !Decoded()) {
     Fail(absl::DataLossError(
@@ -97,10 +105,12 @@ bool PostingIterator::LocateSlow() {
   }
   // Its index in the block is the number of the list's docs before it in
   // the block: counted in the bitset, no doc gap decoded.
-  const uint32_t rank = list_->Rank(first_doc_, doc);
-  if (rank < block_.size()) {
+  const uint32_t counted = list_->Rank(from, doc);
+  if (counted < block_.size() && base + counted < block_.size()) {
+    const uint32_t rank = base + counted;
     index_ = rank;
     doc_ = doc;
+    located_doc_ = doc;
     return true;
   }
   index_ = block_.SeekDoc(index_, doc);
@@ -113,6 +123,7 @@ bool PostingIterator::LocateSlow() {
     return false;
   }
   doc_ = doc;
+  located_doc_ = doc;
   return true;
 }
 
@@ -146,6 +157,7 @@ bool PostingIterator::DecodeTfs() {
 void PostingIterator::Advance(uint32_t target) {
   if (doc_ == kNoMoreDocs || doc_ >= target) return;
   if (!list_->doc_bits.empty()) {
+    if (located_) located_doc_ = doc_;  // The doc at index_.
     doc_ = list_->NextDoc(target);
     located_ = false;
     return;

@@ -142,6 +142,9 @@ class PostingIterator {
   // False after an Advance() by the bitset: block_index_ and index_ may
   // still be behind doc_.
   bool located_ = true;
+  // The doc of posting index_ in the current block, kept while an Advance()
+  // by the bitset leaves index_ behind: LocateSlow() counts from it.
+  uint32_t located_doc_ = 0;
   absl::Status status_;
 };
 

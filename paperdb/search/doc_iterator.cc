@@ -132,6 +132,21 @@ class PhraseIterator final : public DocIterator {
       slots_.push_back(it->second);
       offsets_.push_back(part.offset);
     }
+    // A word standing m times in an exact phrase fills m of its places from
+    // each start, so m - 1 of its occurrences in a paper start none.
+    repeats_.assign(terms_.size(), 0);
+    if (slop_ == 0) {
+      std::vector<bool> seen(terms_.size(), false);
+      for (const size_t slot : slots_) {
+        if (seen[slot]) {
+          ++repeats_[slot];
+          has_repeats_ = true;
+        }
+        seen[slot] = true;
+      }
+    }
+    bound_order_.resize(terms_.size());
+    for (size_t i = 0; i < bound_order_.size(); ++i) bound_order_[i] = i;
     order_.resize(terms_.size());
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
     std::sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
@@ -178,6 +193,7 @@ class PhraseIterator final : public DocIterator {
     block_max_ = scorer_.MaxScore(idf_);
     if (slop_ > 0) return kNoMoreDocs;
     uint32_t end = kNoMoreDocs;
+    size_t term_index = 0;
     for (const auto& term : terms_) {
       const index::PostingList::Block* block =
           term->postings().ShallowAdvance(target);
@@ -186,8 +202,10 @@ class PhraseIterator final : public DocIterator {
         return kNoMoreDocs;
       }
       end = std::min(end, block->header.last_doc);
-      block_max_ = std::min(block_max_, block->MaxScore(scorer_, idf_));
+      block_max_ = std::min(block_max_, BlockBound(*block, term_index));
+      ++term_index;
     }
+    block_max_ = std::max(block_max_, 0.0);
     return end;
   }
   double BlockMaxScore() override { return block_max_; }
@@ -260,14 +278,13 @@ class PhraseIterator final : public DocIterator {
           return;
         }
       } else if (min_competitive_ < 0.0) {
-        if (PositionsMatch()) {
+        if ((!has_repeats_ || ScoreBound() >= 0.0) && PositionsMatch()) {
           doc_ = target;
           return;
         }
-      } else if (const double bound =
-                     scorer_.Score(idf_, FrequencyBound(),
-                                   terms_[0]->postings().doc_length());
-                 bound > min_competitive_) {
+      } else if (const double bound = ScoreBound(); bound < 0.0) {
+        // A repeated word too few times in the paper: no match, certainly.
+      } else if (bound > min_competitive_) {
         if (PositionsMatch()) {
           doc_ = target;
           return;
@@ -368,16 +385,20 @@ class PhraseIterator final : public DocIterator {
     range_ = Range{};
     double bound = scorer_.MaxScore(idf_);
     uint32_t last = kNoMoreDocs;
-    for (const auto& term : terms_) {
+    for (size_t i = 0; i < terms_.size(); ++i) {
       const index::PostingList::Block* block =
-          term->postings().ShallowAdvance(target);
+          terms_[i]->postings().ShallowAdvance(target);
       if (block == nullptr) return false;
       last = std::min(last, block->header.last_doc);
-      bound = std::min(bound, block->MaxScore(scorer_, idf_));
+      bound = std::min(bound, BlockBound(*block, i));
     }
     range_.valid = true;
     range_.last = last;
     if (bound > min_competitive_) return true;
+    if (bound < 0.0) {  // No candidate in the range can match.
+      range_.skipped = true;
+      return true;
+    }
     // Its candidates, docs set in every term's bitset, found 64 at a time;
     // about one in 16 of them, picked by a hash of their count (as
     // ShouldProbe() picks parts, so that no period of the corpus aliases
@@ -418,15 +439,66 @@ class PhraseIterator final : public DocIterator {
     return true;
   }
 
-  // A bound on the exact phrase's occurrences in the candidate: those of
-  // its rarest word there. BM25 grows with tf, so the phrase cannot score
-  // more than with this tf.
-  uint32_t FrequencyBound() {
-    uint32_t bound = UINT32_MAX;
-    for (const auto& term : terms_) {
-      bound = std::min(bound, term->postings().tf());
+  // The bound of terms_[i]'s `block` on the phrase's score: its best
+  // impact (Block::MaxScore()) with the phrase's idf, each impact's tf less
+  // the word's repeats_; -1 if no posting of the block occurs often enough
+  // to fill the word's places in the phrase (then none of its docs holds
+  // the phrase).
+  double BlockBound(const index::PostingList::Block& block, size_t i) const {
+    if (repeats_[i] == 0) return block.MaxScore(scorer_, idf_);
+    double best = -1.0;
+    for (uint32_t k = 0; k < block.impact_count; ++k) {
+      const index::PostingList::Impact& impact = block.impacts[k];
+      if (impact.tf <= repeats_[i]) continue;
+      best = std::max(best, scorer_.Score(idf_, impact.tf - repeats_[i],
+                                          impact.doc_length));
+    }
+    return best;
+  }
+
+  // A bound on the exact phrase's score in the candidate. The phrase
+  // occurs there at most as often as each of its words, less the word's
+  // repeats_ (its other places in the phrase), and BM25 grows with tf, so
+  // the phrase cannot score more than with the least of those counts. The
+  // words are asked in bound_order_, and the first bound at or below
+  // min_competitive_ is returned at once: the other words' postings are
+  // then not located. -1 if a count is 0 (a repeated word too few times in
+  // the paper): the candidate cannot match. REQUIRES: slop_ == 0.
+  double ScoreBound() {
+    const uint32_t length = terms_[bound_order_[0]]->postings().doc_length();
+    uint32_t least = UINT32_MAX;
+    double bound = 0.0;
+    for (size_t k = 0; k < bound_order_.size(); ++k) {
+      const size_t i = bound_order_[k];
+      const uint32_t tf = terms_[i]->postings().tf();
+      const uint32_t count = tf > repeats_[i] ? tf - repeats_[i] : 0;
+      if (count >= least) continue;
+      if (count == 0) return -1.0;
+      least = count;
+      bound = scorer_.Score(idf_, count, length);
+      if (bound <= min_competitive_) {
+        if (k > 0) Reorder(k);
+        return bound;
+      }
     }
     return bound;
+  }
+
+  // After the word at bound_order_[k] (k > 0) decided a bound: every 64
+  // such decisions by a later word, the word that decided most of them
+  // since is asked first.
+  void Reorder(size_t k) {
+    if (decided_by_.empty()) decided_by_.assign(terms_.size(), 0);
+    ++decided_by_[bound_order_[k]];
+    if ((++late_decisions_ & 63) != 0) return;
+    const auto best =
+        std::max_element(decided_by_.begin(), decided_by_.end()) -
+        decided_by_.begin();
+    std::iter_swap(
+        bound_order_.begin(),
+        std::find(bound_order_.begin(), bound_order_.end(),
+                  static_cast<size_t>(best)));
+    std::fill(decided_by_.begin(), decided_by_.end(), 0);
   }
 
   bool PositionsMatch() {
@@ -570,6 +642,13 @@ class PhraseIterator final : public DocIterator {
   std::vector<size_t> slots_;       // Phrase part -> index in terms_.
   std::vector<uint32_t> offsets_;   // Phrase part -> its word's offset.
   std::vector<size_t> order_;       // terms_ by ascending df.
+  // Per distinct term of an exact phrase, its places in it less one.
+  std::vector<uint32_t> repeats_;
+  bool has_repeats_ = false;  // Some word stands twice in an exact phrase.
+  // The order ScoreBound() asks terms_ in, and Reorder()'s counts.
+  std::vector<size_t> bound_order_;
+  std::vector<uint64_t> decided_by_;
+  uint64_t late_decisions_ = 0;
   // Positions of each distinct term in the current candidate, reused.
   std::vector<std::vector<uint32_t>> positions_;
   // Per distinct term, a bitset of its positions in the current candidate.

@@ -456,6 +456,46 @@ TEST_F(RepeatedWordPhrasePruningTest, EstimateIsNotHigh) {
   }
 }
 
+// A word twice in an exact phrase fills two places from each start, so a
+// paper holding it once cannot hold the phrase: such candidates are no
+// matches, certainly, not skipped ones to estimate. One paper in 33 holds
+// "echo" (too few for a bitset): the first 101 of them "echo echo", the
+// other 399 "echo" once. With totals past 100 estimated, pruning starts at
+// the 101st match and every later candidate is ruled out: the total stays
+// exact. Before, they were skipped (their bound below the 10th score), a
+// few checked as probes, and the total marked estimated.
+class RepeatedWordCandidatePruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 16500; ++d) {
+      const char* text = d % 33 != 0      ? "golf hotel india"
+                         : d / 33 <= 100 ? "echo echo wug"
+                                          : "echo wug dax blick fep toma kilo";
+      papers.push_back(
+          ::paperdb::testing::MakePaper("e" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(RepeatedWordCandidatePruningTest, PapersWithTheWordOnceAreNoMatches) {
+  const SearchHits reference = Search("\"echo echo\"", kExhaustive);
+  ASSERT_EQ(reference.total, 101u);
+  for (const Mode mode : {kPruned, kPrunedEarly}) {
+    SCOPED_TRACE(mode);
+    const SearchHits pruned = Search("\"echo echo\"", mode);
+    EXPECT_FALSE(pruned.total_estimated);
+    EXPECT_EQ(pruned.total, 101u);
+    ASSERT_EQ(pruned.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+      EXPECT_EQ(pruned.top[i].doc, 33 * i) << "rank " << i;
+    }
+  }
+}
+
 // The same skew for an AND of words (TermConjunction): 1,500 short papers
 // holding both words, then 6,000 longer ones holding "bravo", a quarter of
 // them "alpha" too; "alpha" alone fills 9,000 more, so "bravo" leads. The

@@ -21,14 +21,20 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "absl/base/macros.h"
+
 namespace paperdb::search {
 
 class SkipEstimator {
  public:
   // About one skippable part in `probe_every` (after each stratum's first)
   // is probed: more probes, a better estimate, less work skipped.
+  // REQUIRES: probe_every is a power of two (the pick is then a mask, not
+  // a division, on every skipped candidate of a phrase).
   explicit SkipEstimator(uint64_t probe_every = 16)
-      : probe_every_(probe_every) {}
+      : probe_mask_(probe_every - 1) {
+    ABSL_ASSERT(probe_every > 0 && (probe_every & probe_mask_) == 0);
+  }
 
   // A part of `units` units of work (doc ids, lead postings, candidates)
   // that may be skipped: its score bound is `bound`, at most `threshold`
@@ -45,7 +51,7 @@ class SkipEstimator {
     // Pseudo-random (a fixed hash of the count), not every 16th: a corpus
     // with a period of 16 parts would otherwise be probed in phase.
     if (stratum.seen++ == 0 ||
-        Mix(stratum.seen * kStrata + s) % probe_every_ == 0) {
+        (Mix(stratum.seen * kStrata + s) & probe_mask_) == 0) {
       stratum.probe_units += units;
       return true;
     }
@@ -76,7 +82,7 @@ class SkipEstimator {
   // running count, as ShouldProbe() picks parts. The part is then reported
   // with Probe() (the units picked), AddProbeMatches() and Skip() (the
   // rest).
-  bool SampleUnit() { return Mix(++units_seen_) % probe_every_ == 0; }
+  bool SampleUnit() { return (Mix(++units_seen_) & probe_mask_) == 0; }
 
   // Counts `n` matches in the part the last ShouldProbe() chose to probe
   // (or the last Probe()).
@@ -113,8 +119,15 @@ class SkipEstimator {
  private:
   static constexpr size_t kStrata = 8;
   // Strata by bound / threshold, in eighths; the last holds 7/8 and up.
-  static size_t StratumOf(double bound, double threshold) {
-    const double ratio = threshold > 0.0 ? bound / threshold : 1.0;
+  // The threshold changes seldom and StratumOf() runs on every skipped
+  // candidate of a phrase: the division is a multiplication by the last
+  // threshold's inverse.
+  size_t StratumOf(double bound, double threshold) {
+    if (threshold != inverse_of_) {
+      inverse_of_ = threshold;
+      inverse_ = threshold > 0.0 ? 1.0 / threshold : 0.0;
+    }
+    const double ratio = threshold > 0.0 ? bound * inverse_ : 1.0;
     return std::min(kStrata - 1,
                     static_cast<size_t>(std::max(0.0, ratio) * kStrata));
   }
@@ -133,7 +146,9 @@ class SkipEstimator {
     uint64_t probe_matches = 0;
   };
   Stratum strata_[kStrata];
-  uint64_t probe_every_;
+  uint64_t probe_mask_;  // probe_every - 1.
+  double inverse_of_ = 0.0;  // The threshold inverse_ inverts.
+  double inverse_ = 0.0;
   uint64_t known_skipped_matches_ = 0;
   uint64_t units_seen_ = 0;  // SampleUnit()'s count.
   size_t current_ = 0;
