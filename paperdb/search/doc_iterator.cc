@@ -491,13 +491,11 @@ class PhraseIterator final : public DocIterator {
     if (decided_by_.empty()) decided_by_.assign(terms_.size(), 0);
     ++decided_by_[bound_order_[k]];
     if ((++late_decisions_ & 63) != 0) return;
-    const auto best =
-        std::max_element(decided_by_.begin(), decided_by_.end()) -
-        decided_by_.begin();
-    std::iter_swap(
-        bound_order_.begin(),
-        std::find(bound_order_.begin(), bound_order_.end(),
-                  static_cast<size_t>(best)));
+    const auto best = std::max_element(decided_by_.begin(), decided_by_.end()) -
+                      decided_by_.begin();
+    std::iter_swap(bound_order_.begin(),
+                   std::find(bound_order_.begin(), bound_order_.end(),
+                             static_cast<size_t>(best)));
     std::fill(decided_by_.begin(), decided_by_.end(), 0);
   }
 

@@ -470,9 +470,9 @@ class RepeatedWordCandidatePruningTest : public PruningTest {
     StoreFixture::SetUp();
     std::vector<v1::Paper> papers;
     for (int d = 0; d < 16500; ++d) {
-      const char* text = d % 33 != 0      ? "golf hotel india"
+      const char* text = d % 33 != 0     ? "golf hotel india"
                          : d / 33 <= 100 ? "echo echo wug"
-                                          : "echo wug dax blick fep toma kilo";
+                                         : "echo wug dax blick fep toma kilo";
       papers.push_back(
           ::paperdb::testing::MakePaper("e" + std::to_string(d), text));
     }

@@ -146,7 +146,7 @@ class SkipEstimator {
     uint64_t probe_matches = 0;
   };
   Stratum strata_[kStrata];
-  uint64_t probe_mask_;  // probe_every - 1.
+  uint64_t probe_mask_;      // probe_every - 1.
   double inverse_of_ = 0.0;  // The threshold inverse_ inverts.
   double inverse_ = 0.0;
   uint64_t known_skipped_matches_ = 0;
