@@ -17,7 +17,10 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "ingest_service/bulk_ingest.h"
 #include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingest_service_impl.h"
@@ -269,6 +272,7 @@ int main(int argc, char** argv) {
     // be quick.
     if (bulk_load && status >= 128) std::cout << kCompactionLeft;
     if (bulk_load && status < 128) {
+      const absl::Time compaction_start = absl::Now();
       const absl::Status ended = (*store)->EndBulkLoad(&interrupted);
       if (absl::IsCancelled(ended)) {
         std::cout << "interrupted: every file listed above is stored\n"
@@ -279,6 +283,11 @@ int main(int argc, char** argv) {
         std::cerr << "ingest_service: " << ended.message() << "\n";
         return 1;
       }
+      // Says that this run was a bulk load, and what its one compaction
+      // cost.
+      std::cout << absl::StrFormat(
+          "bulk load: postings compacted in %.1f s\n",
+          absl::ToDoubleSeconds(absl::Now() - compaction_start));
     }
     if (const absl::Status flushed = (*store)->Flush(); !flushed.ok()) {
       std::cerr << "ingest_service: " << flushed.message() << "\n";

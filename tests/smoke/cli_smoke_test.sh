@@ -25,8 +25,13 @@ CALL="$SRC/tools/grpc_call.py"
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
 grep -q '^total: 4 files, 76 added, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 paragraphs rejected, 0 files rejected$' <<<"$out" \
   || fail "first ingest: $out"
+# A first ingest is a bulk load, and says so; the second, into a store
+# larger than its files, is not.
+grep -q '^bulk load: postings compacted in [0-9]*\.[0-9] s$' <<<"$out" \
+  || fail "first ingest, no bulk load line: $out"
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
 grep -q '^total: 4 files, 0 added, 0 updated, 76 unchanged' <<<"$out" || fail "second ingest: $out"
+! grep -q 'bulk load' <<<"$out" || fail "second ingest, a bulk load: $out"
 out=$("$INGEST" verify --db="$WORK/db") || fail "verify: $out"
 grep -q ': 4 files, 76 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
 
