@@ -499,6 +499,46 @@ class PhraseIterator final : public DocIterator {
     std::fill(decided_by_.begin(), decided_by_.end(), 0);
   }
 
+  // Decodes terms_[i]'s positions in the candidate into positions_[i];
+  // false, with status_ set, if they are malformed.
+  bool DecodePositions(size_t i) {
+    absl::Status status = terms_[i]->postings().Positions(&positions_[i]);
+    if (status.ok()) return true;
+    status_ = std::move(status);
+    return false;
+  }
+
+  // Whether the decoded positions of distinct terms a and b hold a pair at
+  // the distance of their first places in the exact phrase: a merge.
+  bool PairAligned(size_t a, size_t b) const {
+    uint32_t offset_a = 0, offset_b = 0;
+    bool seen_a = false, seen_b = false;
+    for (size_t k = 0; k < slots_.size(); ++k) {
+      if (slots_[k] == a && !seen_a) {
+        offset_a = offsets_[k];
+        seen_a = true;
+      } else if (slots_[k] == b && !seen_b) {
+        offset_b = offsets_[k];
+        seen_b = true;
+      }
+    }
+    if (offset_a > offset_b) {
+      std::swap(a, b);
+      std::swap(offset_a, offset_b);
+    }
+    const std::vector<uint32_t>& before = positions_[a];
+    const std::vector<uint32_t>& after = positions_[b];
+    const uint32_t gap = offset_b - offset_a;
+    size_t j = 0;
+    for (const uint32_t at : before) {
+      const uint64_t want = uint64_t{at} + gap;
+      while (j < after.size() && after[j] < want) ++j;
+      if (j == after.size()) return false;
+      if (after[j] == want) return true;
+    }
+    return false;
+  }
+
   bool PositionsMatch() {
     if (slop_ == 0 && slots_.size() == 1) {
       // One part (a common gram alone): each of its positions is a match.
@@ -507,14 +547,27 @@ class PhraseIterator final : public DocIterator {
     }
     std::vector<std::vector<uint32_t>>& decoded = positions_;
     decoded.resize(terms_.size());
-    for (size_t i = 0; i < terms_.size(); ++i) {
-      absl::Status status = terms_[i]->postings().Positions(&decoded[i]);
-      if (!status.ok()) {
-        status_ = std::move(status);
-        return false;
-      }
-    }
     frequency_ = 0;
+    size_t first = SIZE_MAX, second = SIZE_MAX;  // Decoded before the rest.
+    if (slop_ == 0 && terms_.size() >= 3) {
+      // Three words or more: the two that occur least in the paper must
+      // stand at their distance in the phrase somewhere before any other
+      // word's positions are decoded (in most candidates they do not).
+      for (size_t i = 0; i < terms_.size(); ++i) {
+        const uint32_t tf = terms_[i]->postings().tf();
+        if (first == SIZE_MAX || tf < terms_[first]->postings().tf()) {
+          second = first;
+          first = i;
+        } else if (second == SIZE_MAX || tf < terms_[second]->postings().tf()) {
+          second = i;
+        }
+      }
+      if (!DecodePositions(first) || !DecodePositions(second)) return false;
+      if (!PairAligned(first, second)) return false;
+    }
+    for (size_t i = 0; i < terms_.size(); ++i) {
+      if (i != first && i != second && !DecodePositions(i)) return false;
+    }
     if (slop_ == 0 && slots_.size() == 2 && terms_.size() == 2 &&
         offsets_[1] >= offsets_[0] && decoded[0].size() <= 4 &&
         decoded[1].size() <= 4) {

@@ -152,6 +152,31 @@ TEST_F(SearcherTest, LongPhrasesOfManyDistinctWordsMatch) {
             0u);
 }
 
+TEST_F(SearcherTest, PhrasesOfThreeWordsCheckTheirRarestPairFirst) {
+  // A phrase of three words or more first looks for the two words that
+  // occur least in the candidate at their distance in the phrase. In 5
+  // those are "charlie" and then "bravo", before it in the phrase; in 8
+  // "bravo charlie" stands after a first "charlie delta"; 7 holds "bravo
+  // charlie" but not the whole phrase, 6 every word in the wrong order.
+  std::vector<v1::Paper> papers;
+  const char* abstracts[] = {
+      "bravo bravo charlie delta delta",         // 5
+      "delta charlie bravo bravo delta",         // 6
+      "bravo charlie echo delta charlie delta",  // 7
+      "charlie delta bravo charlie delta",       // 8
+  };
+  for (int i = 0; i < 4; ++i) {
+    papers.push_back(
+        ::paperdb::testing::MakePaper("q" + std::to_string(i), abstracts[i]));
+  }
+  ASSERT_THAT(writer_->Commit(papers), IsOk());
+  const SearchHits hits = Run("\"bravo charlie delta\"");
+  EXPECT_EQ(hits.total, 2u);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(5u, 8u));
+  EXPECT_THAT(Docs(Run("\"charlie delta bravo\"")), ::testing::ElementsAre(8u));
+  EXPECT_EQ(Run("\"delta charlie bravo bravo delta\"").total, 1u);
+}
+
 TEST_F(SearcherTest, ExclusionRemovesMatches) {
   EXPECT_THAT(Docs(Run("neural -graph")), ::testing::ElementsAre(0u));
   // Doc 1 has fewer content words (its stopwords do not count), so it
