@@ -134,6 +134,8 @@ class PhraseIterator final : public DocIterator {
     }
     // A word standing m times in an exact phrase fills m of its places from
     // each start, so m - 1 of its occurrences in a paper start none.
+    places_.assign(terms_.size(), 0);
+    for (const size_t slot : slots_) ++places_[slot];
     repeats_.assign(terms_.size(), 0);
     if (slop_ == 0) {
       std::vector<bool> seen(terms_.size(), false);
@@ -635,21 +637,25 @@ class PhraseIterator final : public DocIterator {
       }
       return frequency_ > 0;
     }
-    // Sloppy: windows holding one position of every distinct term (a k-way
-    // merge) that span at most n - 1 + slop positions; each counts once.
+    // Sloppy: windows holding as many positions of each distinct term as
+    // it has places in the phrase (consecutive ones, the tightest), found
+    // by a k-way merge, that span at most n - 1 + slop positions; each
+    // counts once. A word twice in the phrase needs two of its positions:
+    // "echo echo"~2 does not match a paper holding "echo" once.
     const uint32_t limit = static_cast<uint32_t>(slots_.size()) - 1 + slop_;
     std::vector<size_t> at(decoded.size(), 0);
     while (true) {
       uint32_t lo = UINT32_MAX, hi = 0;
       size_t lo_list = 0;
       for (size_t i = 0; i < decoded.size(); ++i) {
-        if (at[i] >= decoded[i].size()) return frequency_ > 0;
+        const size_t last = at[i] + places_[i] - 1;
+        if (last >= decoded[i].size()) return frequency_ > 0;
         const uint32_t p = decoded[i][at[i]];
         if (p < lo) {
           lo = p;
           lo_list = i;
         }
-        hi = std::max(hi, p);
+        hi = std::max(hi, decoded[i][last]);
       }
       frequency_ += hi - lo <= limit;
       ++at[lo_list];
@@ -693,7 +699,9 @@ class PhraseIterator final : public DocIterator {
   std::vector<size_t> slots_;       // Phrase part -> index in terms_.
   std::vector<uint32_t> offsets_;   // Phrase part -> its word's offset.
   std::vector<size_t> order_;       // terms_ by ascending df.
-  // Per distinct term of an exact phrase, its places in it less one.
+  // Per distinct term, its places in the phrase; of an exact phrase, those
+  // less one (0 for a sloppy one, which has no frequency bound).
+  std::vector<uint32_t> places_;
   std::vector<uint32_t> repeats_;
   bool has_repeats_ = false;  // Some word stands twice in an exact phrase.
   // The order ScoreBound() asks terms_ in, and Reorder()'s counts.

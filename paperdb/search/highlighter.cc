@@ -86,11 +86,19 @@ std::vector<ByteSpan> Highlight(absl::string_view text,
         continue;
       }
       std::vector<const text::AnalyzedToken*> found;
-      for (const std::string& term : unit.terms) {
+      for (size_t k = 0; k < n; ++k) {
+        // A word's j-th place in the phrase takes its j-th occurrence.
+        const std::string& term = unit.terms[k];
+        size_t skip = static_cast<size_t>(
+            std::count(unit.terms.begin(), unit.terms.begin() + k, term));
         const text::AnalyzedToken* hit = nullptr;
         for (uint32_t p = first.position;
              p <= first.position + limit && hit == nullptr; ++p) {
           hit = token_at(p, term);
+          if (hit != nullptr && skip > 0) {
+            --skip;
+            hit = nullptr;
+          }
         }
         if (hit == nullptr) break;
         found.push_back(hit);
@@ -139,8 +147,9 @@ std::vector<ByteSpan> HighlightAt(
       continue;
     }
     // Sloppy phrase, as in Highlight(): each window of at most n - 1 + slop
-    // positions from an occurrence of any of its terms, holding every term,
-    // marks each term's first occurrence in it.
+    // positions from an occurrence of any of its terms, holding every term
+    // (a word twice in the phrase, twice), marks each term's first
+    // occurrences in it.
     const uint32_t limit = static_cast<uint32_t>(n) - 1 + unit.slop;
     std::vector<uint32_t> starts;
     for (const std::string& term : unit.terms) {
@@ -153,8 +162,13 @@ std::vector<ByteSpan> HighlightAt(
       found.clear();
       for (size_t k = 0; k < n; ++k) {
         const std::vector<uint32_t>& p = positions_of(unit.terms[k]);
+        // A word's j-th place in the phrase takes its j-th occurrence.
+        const auto skip = std::count(unit.terms.begin(), unit.terms.begin() + k,
+                                     unit.terms[k]);
         auto hit = std::lower_bound(p.begin(), p.end(), start);
-        if (hit == p.end() || *hit > start + limit) break;
+        if (p.end() - hit <= skip) break;
+        hit += skip;
+        if (*hit > start + limit) break;
         found.push_back(spans.Span(*hit, unit.terms[k]));
       }
       if (found.size() != n) continue;

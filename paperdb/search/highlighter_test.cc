@@ -93,6 +93,15 @@ TEST(HighlighterTest, ExcludedClausesAreNotMarked) {
               ElementsAre(ByteSpan{0, 5}));
 }
 
+TEST(HighlighterTest, SloppyPhraseMarksEachPlaceOfARepeatedWord) {
+  //                          0         1
+  //                          01234567890123456789
+  EXPECT_THAT(HighlightQuery("echo golf echo hotel", "\"echo echo\"~2"),
+              ElementsAre(ByteSpan{0, 4}, ByteSpan{10, 14}));
+  // The word once: the search does not match it, and nothing is marked.
+  EXPECT_THAT(HighlightQuery("echo golf hotel", "\"echo echo\"~2"), IsEmpty());
+}
+
 TEST(SnippetTest, ShortTextIsWholeAndUntruncated) {
   const SnippetWindow snippet = MakeSnippet("a short text", {{2, 7}}, 100);
 

@@ -177,6 +177,20 @@ TEST_F(SearcherTest, PhrasesOfThreeWordsCheckTheirRarestPairFirst) {
   EXPECT_EQ(Run("\"delta charlie bravo bravo delta\"").total, 1u);
 }
 
+TEST_F(SearcherTest, SloppyPhrasesNeedEveryPlaceOfARepeatedWord) {
+  // Found by a hostile test: a sloppy phrase matched any paper holding its
+  // repeated word once. "delays" stands twice within 3 positions only in
+  // doc 4; doc 0 holds it once. No paper holds "spiking" twice.
+  const SearchHits hits = Run("\"delays delays\"~2");
+  EXPECT_EQ(hits.total, 1u);
+  EXPECT_THAT(Docs(hits), ::testing::ElementsAre(4u));
+  EXPECT_EQ(Run("\"spiking spiking\"~3").total, 0u);
+  // Three places: positions 0, 2 and 5 of doc 4 span 5, within 2 + 3.
+  EXPECT_THAT(Docs(Run("\"delays delays delays\"~3")),
+              ::testing::ElementsAre(4u));
+  EXPECT_EQ(Run("\"delays delays delays\"~2").total, 0u);
+}
+
 TEST_F(SearcherTest, ExclusionRemovesMatches) {
   EXPECT_THAT(Docs(Run("neural -graph")), ::testing::ElementsAre(0u));
   // Doc 1 has fewer content words (its stopwords do not count), so it
