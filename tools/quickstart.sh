@@ -4,7 +4,7 @@
 # the query service on ${LISTEN:-127.0.0.1:50051} until Ctrl-C.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/build.sh
+bash tools/build.sh ingest_service query_service  # not the tests
 BUILD_DIR=${BUILD_DIR:-build}
 LISTEN=${LISTEN:-127.0.0.1:50051}
 if [[ -z "${DB:-}" ]]; then
