@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "paperdb/search/skip_estimator.h"
 
 namespace paperdb::search {
@@ -172,13 +174,10 @@ class PhraseIterator final : public DocIterator {
     return scorer_.Score(idf_, frequency_, terms_[0]->postings().doc_length());
   }
   void Explain(std::vector<TermContribution>* out) override {
-    std::string phrase = "\"";
-    for (size_t k = 0; k < words_.size(); ++k) {
-      if (k > 0) phrase += ' ';
-      phrase += words_[k];
-    }
-    phrase += '"';
-    if (slop_ > 0) phrase += "~" + std::to_string(slop_);
+    // StrCat, not operator+ on std::string: GCC 12 at -O3 (a Release
+    // build) reports a false -Wrestrict on `"~" + std::to_string(...)`.
+    std::string phrase = absl::StrCat("\"", absl::StrJoin(words_, " "), "\"");
+    if (slop_ > 0) absl::StrAppend(&phrase, "~", slop_);
     out->push_back({phrase, frequency_, min_word_df_, idf_,
                     terms_[0]->postings().doc_length(), Score()});
   }

@@ -189,6 +189,17 @@ TEST_F(SearcherTest, SloppyPhrasesNeedEveryPlaceOfARepeatedWord) {
   EXPECT_THAT(Docs(Run("\"delays delays delays\"~3")),
               ::testing::ElementsAre(4u));
   EXPECT_EQ(Run("\"delays delays delays\"~2").total, 0u);
+  // Explained as written, with its slop.
+  absl::StatusOr<ExpandedQuery> expanded =
+      ExpandQuery(*store_, *ParseQuery("\"delays delays\"~2"));
+  ASSERT_THAT(expanded, IsOk());
+  absl::StatusOr<std::vector<TermContribution>> terms =
+      Searcher(store_.get())
+          .Explain(expanded->query, Searcher::MatchedAs::kAllTerms, 4);
+  ASSERT_THAT(terms, IsOk());
+  ASSERT_EQ(terms->size(), 1u);
+  EXPECT_EQ((*terms)[0].term, "\"delay delay\"~2");
+  EXPECT_EQ((*terms)[0].tf, 2u);  // Windows (0, 2) and (2, 5).
 }
 
 TEST_F(SearcherTest, ExclusionRemovesMatches) {
