@@ -133,6 +133,9 @@ class PostingBlock {
   uint32_t doc(size_t i) const { return docs_[i]; }
   // REQUIRES: term frequencies decoded through i.
   uint32_t tf(size_t i) const { return tfs_[i]; }
+  // The decoded term frequencies and lengths, [i] for posting i.
+  const uint32_t* tfs() const { return tfs_.data(); }
+  const uint32_t* doc_lengths() const { return lengths_.data(); }
   // REQUIRES: frequencies_decoded().
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
 

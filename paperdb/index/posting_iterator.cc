@@ -154,6 +154,25 @@ bool PostingIterator::DecodeTfs() {
   return true;
 }
 
+bool PostingIterator::BlockFrequencies(absl::Span<const uint32_t>* tfs,
+                                       absl::Span<const uint32_t>* lengths) {
+  if (!Locate() || !Frequencies()) return false;
+  const size_t n = block_.size() - index_;
+  *tfs = absl::Span<const uint32_t>(block_.tfs() + index_, n);
+  *lengths = absl::Span<const uint32_t>(block_.doc_lengths() + index_, n);
+  return true;
+}
+
+absl::Span<const uint32_t> PostingIterator::BlockTfs() {
+  if (!Locate() || !Decoded()) return {};
+  if (!block_.DecodeTfsThrough(block_.size() - 1)) {
+    Fail(block_.status());
+    return {};
+  }
+  return absl::Span<const uint32_t>(block_.tfs() + index_,
+                                    block_.size() - index_);
+}
+
 void PostingIterator::Advance(uint32_t target) {
   if (doc_ == kNoMoreDocs || doc_ >= target) return;
   if (!list_->doc_bits.empty()) {

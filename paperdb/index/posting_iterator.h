@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/posting_list.h"
@@ -86,6 +87,17 @@ class PostingIterator {
   uint32_t doc_length() {
     return Locate() && Frequencies() ? block_.doc_length(index_) : 0;
   }
+
+  // The term frequencies and document lengths of the current block's
+  // postings from the current one on: [0] is doc()'s, then those of the
+  // term's later docs in the block, in doc order (as its bitset lists them,
+  // for a dense list). Decodes all of the block's. False if that fails
+  // (status() says why). REQUIRES: doc() != kNoMoreDocs.
+  bool BlockFrequencies(absl::Span<const uint32_t>* tfs,
+                        absl::Span<const uint32_t>* lengths);
+  // The term frequencies of BlockFrequencies(), without the lengths; empty
+  // on an error.
+  absl::Span<const uint32_t> BlockTfs();
 
   // Replaces *out with the positions of the term in the current doc,
   // reusing its memory.

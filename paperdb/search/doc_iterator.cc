@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "paperdb/search/skip_estimator.h"
 
 namespace paperdb::search {
@@ -253,6 +254,24 @@ class PhraseIterator final : public DocIterator {
           continue;
         }
       }
+      if (range_.valid && range_.filtered) {
+        uint32_t match = 0;
+        if (NextFiltered(target, &match)) {
+          doc_ = match;
+          return;
+        }
+        if (!status().ok()) {
+          doc_ = kNoMoreDocs;
+          return;
+        }
+        target = range_.last + 1;
+        range_.valid = false;
+        if (target == 0) {  // Past the last doc id.
+          doc_ = kNoMoreDocs;
+          return;
+        }
+        continue;
+      }
       if (AllDense()) {
         // The next doc set in every term's bitset, 64 doc ids a step.
         target = NextCandidate(target);
@@ -395,7 +414,7 @@ class PhraseIterator final : public DocIterator {
     }
     range_.valid = true;
     range_.last = last;
-    if (bound > min_competitive_) return true;
+    if (bound > min_competitive_) return FilterRange(target);
     if (bound < 0.0) {  // No candidate in the range can match.
       range_.skipped = true;
       return true;
@@ -438,6 +457,125 @@ class PhraseIterator final : public DocIterator {
     probe_matches_ += matches;
     range_.skipped = true;
     return true;
+  }
+
+  // A competitive range's candidates, listed into filtered_ with
+  // ScoreBound()'s bound: the phrase's score at the least count of its
+  // words in the paper (each less its repeats_) and the paper's length.
+  // Each word's bitset and term frequencies (and the rarest word's
+  // lengths) are walked together, a block decoded at once, so that
+  // NextFiltered() skips the candidates that cannot compete (past the first
+  // matches, most: a paper holding a word once, or a long one) without
+  // locating any posting, where Find() would locate each. False on an
+  // error (status()).
+  bool FilterRange(uint32_t target) {
+    range_.filtered = true;
+    filtered_.clear();
+    next_filtered_ = 0;
+    const size_t n = terms_.size();
+    walks_.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      index::PostingIterator& postings = terms_[i]->postings();
+      postings.Advance(target);
+      if (postings.doc() > range_.last) return postings.status().ok();
+      Walk& walk = walks_[i];
+      absl::Span<const uint32_t> lengths;
+      if (i == order_[0]) {
+        if (!postings.BlockFrequencies(&walk.tfs, &lengths)) return false;
+        lengths_ = lengths;
+      } else {
+        walk.tfs = postings.BlockTfs();
+        if (walk.tfs.empty()) return false;
+      }
+      walk.first = postings.doc();
+      walk.rank = 0;
+    }
+    // Candidates are the docs set in every word's bitset; word i's k-th doc
+    // from walks_[i].first on has walks_[i].tfs[k] (and lengths_[k]).
+    const size_t first_word = target >> 6;
+    const size_t last_word = range_.last >> 6;
+    for (size_t w = first_word; w <= last_word && w < dense_words_; ++w) {
+      uint64_t all = ~uint64_t{0};
+      if (w == last_word && (range_.last & 63) != 63) {
+        all &= (uint64_t{1} << ((range_.last & 63) + 1)) - 1;
+      }
+      for (size_t i = 0; i < n; ++i) {
+        Walk& walk = walks_[i];
+        walk.mine = dense_[i][w];
+        if (w <= (walk.first >> 6)) {
+          walk.mine &=
+              w == (walk.first >> 6) ? ~uint64_t{0} << (walk.first & 63) : 0;
+        }
+        all &= walk.mine;
+      }
+      for (; all != 0; all &= all - 1) {
+        const int bit = __builtin_ctzll(all);
+        const uint64_t below = (uint64_t{1} << bit) - 1;
+        uint32_t least = UINT32_MAX;
+        uint32_t length = 0;
+        for (size_t i = 0; i < n; ++i) {
+          const Walk& walk = walks_[i];
+          const size_t at =
+              walk.rank + index::PostingList::PopCount(walk.mine & below);
+          if (at >= walk.tfs.size()) return BitsetPastBlock(i);
+          const uint32_t tf = walk.tfs[at];
+          least = std::min(least, tf > repeats_[i] ? tf - repeats_[i] : 0);
+          if (i == order_[0]) length = lengths_[at];
+        }
+        // A repeated word too few times in the paper: no match, certainly.
+        if (least == 0) continue;
+        filtered_.push_back(
+            {static_cast<uint32_t>(w << 6) + static_cast<uint32_t>(bit),
+             scorer_.Score(idf_, least, length)});
+      }
+      for (Walk& walk : walks_) {
+        walk.rank += index::PostingList::PopCount(walk.mine);
+      }
+    }
+    return true;
+  }
+
+  // FilterRange()'s error for terms_[i]: more docs in its bitset than in
+  // its block. Returns false.
+  bool BitsetPastBlock(size_t i) {
+    status_ = absl::DataLossError(
+        absl::StrCat("posting list of \"", terms_[i]->postings().term(),
+                     "\": its bitset holds more docs than its block"));
+    return false;
+  }
+
+  // The next match at or after `target` among filtered_'s candidates, into
+  // *match; false when there is none (or on an error, status()). A
+  // candidate whose bound cannot compete is skipped unlocated, unless
+  // skips_ probes it; the others have their positions checked.
+  bool NextFiltered(uint32_t target, uint32_t* match) {
+    while (next_filtered_ < filtered_.size()) {
+      const Filtered candidate = filtered_[next_filtered_++];
+      if (candidate.doc < target) continue;
+      if ((++candidates_ & 4095) == 0 && cancelled_ && cancelled_()) {
+        status_ = Cancelled();
+        return false;
+      }
+      if (candidate.bound <= min_competitive_) {
+        if (!skips_.ShouldProbe(candidate.bound, min_competitive_, 1)) {
+          continue;
+        }
+        for (const auto& term : terms_) term->Advance(candidate.doc);
+        if (PositionsMatch()) {
+          skips_.AddProbeMatches(1);
+          ++probe_matches_;
+        }
+        if (!status().ok()) return false;
+        continue;
+      }
+      for (const auto& term : terms_) term->Advance(candidate.doc);
+      if (PositionsMatch()) {
+        *match = candidate.doc;
+        return true;
+      }
+      if (!status().ok()) return false;
+    }
+    return false;
   }
 
   // The bound of terms_[i]'s `block` on the phrase's score: its best
@@ -677,10 +815,30 @@ class PhraseIterator final : public DocIterator {
   // The doc range NextRange() last decided on.
   struct Range {
     bool valid = false;
-    uint32_t last = 0;     // Its last doc id.
-    bool skipped = false;  // Not competitive: skipped but for probes.
+    uint32_t last = 0;      // Its last doc id.
+    bool skipped = false;   // Not competitive: skipped but for probes.
+    bool filtered = false;  // Competitive: its candidates are filtered_.
   };
   Range range_;
+  // A competitive range's candidates (FilterRange()): doc id, and the
+  // bound on the phrase's score there.
+  struct Filtered {
+    uint32_t doc;
+    double bound;
+  };
+  // FilterRange()'s walk of each term's postings in the range: the term
+  // frequencies from its first doc there on, its bits in the current word
+  // of doc ids, and the number of its docs before that word.
+  struct Walk {
+    absl::Span<const uint32_t> tfs;
+    uint32_t first = 0;
+    uint64_t mine = 0;
+    size_t rank = 0;
+  };
+  std::vector<Walk> walks_;
+  absl::Span<const uint32_t> lengths_;  // The rarest term's, in the walk.
+  std::vector<Filtered> filtered_;
+  size_t next_filtered_ = 0;
   int all_dense_ = -1;  // AllDense(), once known.
   // Per term in order_, its list if it has a bitset, else null.
   std::vector<const index::PostingList*> bits_of_;

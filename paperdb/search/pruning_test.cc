@@ -496,6 +496,52 @@ TEST_F(RepeatedWordCandidatePruningTest, PapersWithTheWordOnceAreNoMatches) {
   }
 }
 
+// One word twice ("alpha alpha") over a dense list, its competitive ranges'
+// candidates listed with bounds from the word's count less its repeat
+// (PhraseIterator's FilterRange()): every 400th paper holds the phrase
+// twice and is short, every 10th (from the 5th) once in a longer paper;
+// of the rest, a third hold "alpha" twice apart (checked, no match) and
+// the others once (no match, certainly).
+class RepeatedWordRangePruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 4000; ++d) {
+      const char* text = d % 400 == 0 ? "alpha alpha alpha bravo"
+                         : d % 10 == 5
+                             ? "alpha alpha golf hotel india kilo lima mike"
+                         : d % 3 == 0 ? "alpha golf alpha hotel india kilo"
+                                      : "alpha golf hotel india kilo lima";
+      papers.push_back(
+          ::paperdb::testing::MakePaper("r" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(RepeatedWordRangePruningTest, TopTenAndCountsMatchTheTexts) {
+  const SearchHits reference = Search("\"alpha alpha\"", kExhaustive);
+  ASSERT_EQ(reference.total, 410u);
+  for (const Mode mode : {kPrunedExact, kPruned, kPrunedEarly}) {
+    SCOPED_TRACE(mode);
+    const SearchHits pruned = Search("\"alpha alpha\"", mode);
+    if (mode == kPrunedEarly) {
+      EXPECT_TRUE(pruned.total_estimated);
+      EXPECT_NEAR(static_cast<double>(pruned.total), 410.0, 0.15 * 410);
+    } else {
+      EXPECT_FALSE(pruned.total_estimated);
+      EXPECT_EQ(pruned.total, 410u);
+    }
+    ASSERT_EQ(pruned.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+      EXPECT_EQ(pruned.top[i].doc, 400 * i) << "rank " << i;
+      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+    }
+  }
+}
+
 // The same skew for an AND of words (TermConjunction): 1,500 short papers
 // holding both words, then 6,000 longer ones holding "bravo", a quarter of
 // them "alpha" too; "alpha" alone fills 9,000 more, so "bravo" leads. The
