@@ -25,6 +25,7 @@
 #include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
+#include "paperdb/common/cpu.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/index/verifier.h"
@@ -179,6 +180,10 @@ int main(int argc, char** argv) {
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
       !from_env.ok()) {
     std::cerr << "ingest_service: " << from_env.message() << "\n";
+    return 2;
+  }
+  if (const absl::Status cpu = paperdb::CheckCpuFeatures(); !cpu.ok()) {
+    std::cerr << "ingest_service: " << cpu.message() << "\n";
     return 2;
   }
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
+#include "paperdb/common/cpu.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/index/posting_cache.h"
@@ -187,6 +188,10 @@ int main(int argc, char** argv) {
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
       !from_env.ok()) {
     std::cerr << "query_service: " << from_env.message() << "\n";
+    return 2;
+  }
+  if (const absl::Status cpu = paperdb::CheckCpuFeatures(); !cpu.ok()) {
+    std::cerr << "query_service: " << cpu.message() << "\n";
     return 2;
   }
   const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);

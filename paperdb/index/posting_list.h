@@ -70,13 +70,19 @@ struct PostingList {
   // Lists this dense or denser get doc_bits.
   static constexpr uint32_t kDenseEvery = 32;
 
-  // Set bits of `x`, without relying on a popcnt instruction (the build
-  // targets baseline x86-64): the SWAR sum of "Hacker's Delight" 5-2.
+  // Set bits of `x`: one instruction where the build may use it (POPCNT
+  // on x86-64 with PAPERDB_POPCNT, the default; other CPUs' own), else the
+  // SWAR sum of "Hacker's Delight" 5-2 (GCC's generic std::popcount is a
+  // libgcc call, slower than this).
   static uint32_t PopCount(uint64_t x) {
+#if defined(__x86_64__) && !defined(__POPCNT__)
     x -= (x >> 1) & 0x5555555555555555ULL;
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return static_cast<uint32_t>((x * 0x0101010101010101ULL) >> 56);
+#else
+    return static_cast<uint32_t>(std::popcount(x));
+#endif
   }
 
   // Whether `doc` is in the list. REQUIRES: !doc_bits.empty().
