@@ -221,9 +221,11 @@ bool PostingBlock::DecodeMoreTfs(size_t i) {
   if (!GetVarints32(&tfs_cursor_, postings_end_, out, want - tfs_decoded_)) {
     return Fail("term frequencies");
   }
-  for (size_t k = tfs_decoded_; k < want; ++k) {
-    if (tfs_[k] == 0) return Fail("term frequencies");
-  }
+  // A tf of 0 (or past 2^31) is malformed: its tf - 1 has the top bit set.
+  // Or-ed without a branch a value.
+  uint32_t wrapped = 0;
+  for (size_t k = tfs_decoded_; k < want; ++k) wrapped |= tfs_[k] - 1;
+  if ((wrapped >> 31) != 0) return Fail("term frequencies");
   tfs_decoded_ = static_cast<uint32_t>(want);
   return true;
 }

@@ -76,7 +76,8 @@ TEST(VarintTest, SkipVarintsLandsWhereDecodingDoes) {
 TEST(VarintTest, GetVarints32DecodesAsOneByOne) {
   std::vector<uint32_t> values;
   for (uint32_t i = 0; i < 64; ++i) values.push_back(i);             // 1 byte
-  for (uint32_t i = 0; i < 64; ++i) values.push_back(128 + 37 * i);  // 2
+  for (uint32_t i = 0; i < 63; ++i) values.push_back(128 + 37 * i);  // 2
+  values.push_back(16383);  // The largest of two bytes.
   for (uint32_t i = 0; i < 50; ++i) {
     values.push_back(i % 3 == 0 ? 5 : i % 3 == 1 ? 300 : 70000 + i);
   }
@@ -126,6 +127,20 @@ TEST(PostingBlockTest, HeaderBoundsTheBlock) {
   EXPECT_EQ(header->last_doc, 300u);
   EXPECT_EQ(header->max_tf, 3u);
   EXPECT_EQ(header->min_doc_length, 12u);
+}
+
+// A term frequency of 0, or one past 2^31 (more positions than any paper
+// holds), is malformed: no posting has it.
+TEST(PostingBlockTest, ImpossibleTermFrequencyIsDataLoss) {
+  for (const uint32_t tf : {0u, (1u << 31) + 1, UINT32_MAX}) {
+    PostingBlockBuilder builder;
+    builder.Add(100, 40, {3});
+    builder.AddEncoded(105, 12, tf, "");
+    EXPECT_THAT(PostingBlock::Decode(100, builder.Finish()),
+                StatusIs(absl::StatusCode::kDataLoss,
+                         ::testing::HasSubstr("term frequencies")))
+        << tf;
+  }
 }
 
 TEST(PostingBlockTest, TruncatedBlockIsDataLoss) {
