@@ -139,10 +139,11 @@ class PostingBlock {
   // REQUIRES: frequencies_decoded().
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
 
-  // Replaces *out with the positions of posting `i`, ascending, decoding
-  // term frequencies through `i` as needed. DATA_LOSS if malformed. Cost:
-  // the positions of postings before `i` are skipped eight bytes at a time
-  // on the first call, then amortized O(tf) for increasing `i`.
+  // Replaces *out with the positions of posting `i`, ascending. DATA_LOSS
+  // if malformed. Cost: the positions of postings before `i` are skipped
+  // eight bytes at a time on the first call, then amortized O(tf) for
+  // increasing `i`; term frequencies not yet decoded are summed from their
+  // bytes (eight at a time), not decoded.
   absl::Status Positions(size_t i, std::vector<uint32_t>* out);
   // The same, returned.
   absl::StatusOr<std::vector<uint32_t>> Positions(size_t i);
@@ -175,6 +176,9 @@ class PostingBlock {
   bool owns_positions_ = false;
   size_t positions_decoded_for_ = 0;  // Postings skipped so far.
   size_t positions_cursor_ = 0;       // Byte offset in positions_data_.
+  // While positions_decoded_for_ > tfs_decoded_: the bytes of the tf of
+  // posting positions_decoded_for_ (Positions() summed those before it).
+  const char* tf_scan_ = nullptr;
   absl::Status status_;
 };
 

@@ -104,6 +104,83 @@ TEST(VarintTest, GetVarints32DecodesAsOneByOne) {
   }
 }
 
+// SumPositiveVarints() adds what decoding one by one finds, through runs of
+// one-byte varints (eight at a time) and longer ones; a 0 or input cut
+// short fails.
+TEST(VarintTest, SumPositiveVarintsAddsWhatDecodingFinds) {
+  std::vector<uint32_t> values;
+  for (uint32_t i = 0; i < 40; ++i) values.push_back(1 + i % 127);
+  values.push_back(300);
+  for (uint32_t i = 0; i < 20; ++i) values.push_back(i % 5 == 0 ? 70000 : 3);
+  std::string data;
+  for (uint32_t v : values) PutVarint32(v, &data);
+  const char* const limit = data.data() + data.size();
+  for (size_t n = 0; n <= values.size(); ++n) {
+    const char* p = data.data();
+    uint64_t sum = 7;  // Added to.
+    ASSERT_TRUE(SumPositiveVarints(&p, limit, n, &sum)) << n;
+    uint64_t expected = 7;
+    const char* q = data.data();
+    for (size_t i = 0; i < n; ++i) {
+      expected += values[i];
+      uint32_t v = 0;
+      ASSERT_TRUE(GetVarint32(&q, limit, &v));
+    }
+    EXPECT_EQ(sum, expected) << n;
+    EXPECT_EQ(p, q) << n;
+  }
+  uint64_t sum = 0;
+  const char* p = data.data();
+  EXPECT_FALSE(SumPositiveVarints(&p, limit, values.size() + 1, &sum));
+  for (const size_t zero_at : {size_t{0}, size_t{5}, size_t{12}}) {
+    std::string zeros(16, '\x01');
+    zeros[zero_at] = '\0';
+    const char* z = zeros.data();
+    EXPECT_FALSE(SumPositiveVarints(&z, zeros.data() + zeros.size(), 16, &sum))
+        << zero_at;
+  }
+}
+
+// A block opened lazily gives each posting's positions whatever was
+// decoded before: term frequencies summed from their bytes (none decoded),
+// partly decoded, or all, in any order of postings.
+TEST(PostingBlockTest, PositionsAreTheSameHoweverFarTfsAreDecoded) {
+  PostingBlockBuilder builder;
+  std::vector<std::vector<uint32_t>> expected;
+  for (uint32_t k = 0; k < 100; ++k) {
+    std::vector<uint32_t> positions;
+    // Mostly one to three positions; every 23rd posting 130 (a two-byte tf).
+    const uint32_t tf = k % 23 == 22 ? 130 : 1 + k % 3;
+    for (uint32_t j = 0; j < tf; ++j) positions.push_back(5 * j + k % 4);
+    builder.Add(1000 + 2 * k, 200, positions);
+    expected.push_back(positions);
+  }
+  const std::string value = builder.Finish();
+  for (const std::vector<size_t>& order :
+       std::vector<std::vector<size_t>>{{0, 1, 2},
+                                        {50, 51, 99},
+                                        {22, 70, 10, 45},
+                                        {99},
+                                        {3, 40, 41, 44, 98}}) {
+    for (const size_t decode_through : {size_t{0}, size_t{31}, size_t{60}}) {
+      PostingBlock block;
+      ASSERT_THAT(block.Open(1000, value), IsOk());
+      if (decode_through > 0) {
+        ASSERT_TRUE(block.DecodeTfsThrough(decode_through));
+      }
+      for (const size_t i : order) {
+        if (i == 45) {  // Tfs decoded in between.
+          ASSERT_TRUE(block.DecodeTfsThrough(47));
+        }
+        absl::StatusOr<std::vector<uint32_t>> positions = block.Positions(i);
+        ASSERT_THAT(positions, IsOk());
+        EXPECT_EQ(*positions, expected[i])
+            << "posting " << i << " after decoding through " << decode_through;
+      }
+    }
+  }
+}
+
 TEST(PostingBlockTest, RoundTripsDocsTfsLengthsAndPositions) {
   absl::StatusOr<PostingBlock> block =
       PostingBlock::Decode(100, ThreePostings());

@@ -102,7 +102,7 @@ class PostingIterator {
   // Replaces *out with the positions of the term in the current doc,
   // reusing its memory.
   absl::Status Positions(std::vector<uint32_t>* out) {
-    if (!Locate() || !DecodeTfs()) return status_;
+    if (!Locate() || !Decoded()) return status_;
     return block_.Positions(index_, out);
   }
   absl::StatusOr<std::vector<uint32_t>> Positions() {

@@ -120,6 +120,41 @@ inline bool GetVarints32(const char** p, const char* limit, uint32_t* out,
   return true;
 }
 
+// Adds the `n` varints of [*p, limit) to *sum and advances *p past them,
+// eight one-byte varints (the shape of term frequencies) summed from one
+// word at once (SWAR: bytes into 16-bit lanes, lanes by a multiply).
+// Returns false, with *p and *sum unspecified, if the input ends first or a
+// varint is 0 (as no term frequency is). Does not check that each varint
+// fits in 32 bits.
+inline bool SumPositiveVarints(const char** p, const char* limit, uint64_t n,
+                               uint64_t* sum) {
+  constexpr uint64_t kHighBits = 0x8080808080808080ULL;
+  constexpr uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr uint64_t kLanes = 0x00FF00FF00FF00FFULL;
+  const char* q = *p;
+  uint64_t total = *sum;
+  if constexpr (std::endian::native == std::endian::little) {
+    while (n >= 8 && limit - q >= 8) {
+      uint64_t word;
+      std::memcpy(&word, q, sizeof(word));
+      if ((word & kHighBits) != 0) break;  // A longer varint: one by one.
+      if (((word - kOnes) & ~word & kHighBits) != 0) return false;  // A 0.
+      const uint64_t pairs = (word & kLanes) + ((word >> 8) & kLanes);
+      total += (pairs * 0x0001000100010001ULL) >> 48;
+      q += 8;
+      n -= 8;
+    }
+  }
+  for (; n > 0; --n) {
+    uint32_t value = 0;
+    if (!GetVarint32(&q, limit, &value) || value == 0) return false;
+    total += value;
+  }
+  *p = q;
+  *sum = total;
+  return true;
+}
+
 // Advances *p past `n` varints of [*p, limit) without decoding them, eight
 // bytes at a time: a byte whose high bit is clear ends a varint (SWAR
 // counting, as in Lemire et al., "Stream VByte", 2018, for the masks).
