@@ -397,16 +397,29 @@ class Parser {
   }
 
   // The end of the word at at_: the next space or quote, or a ')' that
-  // closes a group (one not opened inside the word, as in "f(x)").
-  size_t WordEnd() const {
+  // closes a group. A ')' is text if a '(' opened inside the word ("f(x)")
+  // or inside an earlier one (glued_open_: pasted LaTeX such as
+  // "P(Y=1 \mid X=x)") is still open. *net, if not null, is set to the
+  // change the word makes to glued_open_.
+  size_t WordEnd(ptrdiff_t* net = nullptr) const {
     size_t i = at_;
-    int inner = 0;
+    ptrdiff_t inner = 0;
+    size_t closed_earlier = 0;  // Of glued_open_.
     while (i < text_.size() && SpaceAt(text_, i) == 0 &&
            QuoteAt(text_, i) == 0) {
       if (text_[i] == '(') ++inner;
-      if (text_[i] == ')' && inner-- == 0) break;
+      if (text_[i] == ')') {
+        if (inner > 0) {
+          --inner;
+        } else if (closed_earlier < glued_open_) {
+          ++closed_earlier;
+        } else {
+          break;
+        }
+      }
       i += text::Utf8SequenceLength(static_cast<unsigned char>(text_[i]));
     }
+    if (net != nullptr) *net = inner - static_cast<ptrdiff_t>(closed_earlier);
     return i;
   }
 
@@ -414,7 +427,10 @@ class Parser {
     QueryNode node;
     node.position = code_point_;
     const size_t start = at_;
-    const size_t end = WordEnd();
+    ptrdiff_t net = 0;
+    const size_t end = WordEnd(&net);
+    glued_open_ =
+        static_cast<size_t>(static_cast<ptrdiff_t>(glued_open_) + net);
     absl::string_view word = text_.substr(start, end - start);
     // field:value (not a URL such as https://...). A known field with
     // nothing after the colon is an error; "Note:" is a word.
@@ -611,6 +627,9 @@ class Parser {
   absl::string_view text_;
   size_t at_ = 0;
   uint32_t code_point_ = 0;
+  // '(' opened inside words read so far and not yet closed: a later ')'
+  // glued to a word closes one of them as text, not a group.
+  size_t glued_open_ = 0;
   size_t leaves_ = 0;
 };
 

@@ -239,6 +239,29 @@ TEST(QueryParserTest, ParenthesesInsideAWordAreText) {
   EXPECT_THAT(Top(query)[0].terms, ElementsAre("f", "x"));
 }
 
+// Pasted LaTeX opens a '(' in one word and closes it in a later one: the
+// ')' is text, not an unbalanced group. A ')' that nothing glued opened
+// still is.
+TEST(QueryParserTest, ParenthesesAcrossWordsAreText) {
+  absl::StatusOr<Query> query =
+      ParseQuery("$\\eta(x)=\\mathbb{P}(Y=1\\mid X=x)$");
+  ASSERT_THAT(query, IsOk());
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_THAT(Top(query)[1].terms, ElementsAre("x", "x"));
+  EXPECT_THAT(ParseQuery("finite $O(\\mathrm{Poly}(d,H)/(\\varepsilon^2 "
+                         "N^{E}))$ in linear"),
+              IsOk());
+  // A group closed after a glued '(' closes: the ')' is the group's.
+  query = ParseQuery("(graph f(x) neural) OR tree");
+  ASSERT_THAT(query, IsOk());
+  EXPECT_EQ(query->root.children.size(), 1u);
+  EXPECT_EQ(query->root.children[0].kind, Kind::kOr);
+  EXPECT_THAT(ErrorOf("graph neural)"),
+              HasSubstr("character 12: unbalanced parenthesis"));
+  EXPECT_THAT(ErrorOf("f(x) neural))"),
+              HasSubstr("character 11: unbalanced parenthesis"));
+}
+
 TEST(QueryParserTest, RepeatedClausesCountOnce) {
   absl::StatusOr<Query> query = ParseQuery("x x X \"a b\" \"a b\" -x");
   ASSERT_THAT(query, IsOk());
