@@ -18,6 +18,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
@@ -151,11 +152,18 @@ int Verify(const std::string& db) {
       for (const std::string& problem : report->problems) {
         std::cout << "problem: " << problem << "\n";
       }
-      std::cout << db << ": " << report->sources
-                << (report->sources == 1 ? " file, " : " files, ")
-                << report->papers << " papers, " << report->terms << " terms, "
-                << report->postings << " postings, " << report->problem_count
-                << " problems\n";
+      // "1 file, 1 paper, ...": each count with its noun in the number.
+      auto counted = [](uint64_t n, absl::string_view noun) {
+        return absl::StrCat(n, " ", noun, n == 1 ? "" : "s");
+      };
+      std::cout << db << ": "
+                << absl::StrJoin({counted(report->sources, "file"),
+                                  counted(report->papers, "paper"),
+                                  counted(report->terms, "term"),
+                                  counted(report->postings, "posting"),
+                                  counted(report->problem_count, "problem")},
+                                 ", ")
+                << "\n";
       status = report->problem_count == 0 ? 0 : 1;
     }
   }

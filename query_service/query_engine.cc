@@ -409,7 +409,8 @@ absl::Status QueryEngine::SearchPapers(
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
-    result->set_partial_match(!hits.any_terms && i >= hits.full_matches);
+    // The any-term fallback has no full match: every result is partial.
+    result->set_partial_match(hits.any_terms || i >= hits.full_matches);
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,

@@ -25,8 +25,13 @@ import os
 import sys
 import tempfile
 
-import grpc
-from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+try:
+    import grpc
+    from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+except ModuleNotFoundError as error:
+    sys.exit(f"grpc_call.py: {error}: it needs Debian's python3-grpcio and python3-grpc-tools "
+             "(tools/install_deps.sh installs them); run it with /usr/bin/python3, not another "
+             "Python such as pyenv's")
 
 REFLECTION_PROTO = "grpc/reflection/v1alpha/reflection.proto"
 GRPC_PROTO_ROOT = "/usr/share/grpc-proto"

@@ -366,6 +366,11 @@ TEST_F(QueryServiceE2eTest, NoAllTermsMatchFallsBackToAnyTerm) {
   EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
   ASSERT_GE(response.results_size(), 1);
   EXPECT_THAT(response.results(0).paper().abstract(), HasSubstr("synapse"));
+  EXPECT_EQ(response.full_match_count(), 0);
+  // No paper holds both words: each result matches part of the query.
+  for (const v1::SearchResult& result : response.results()) {
+    EXPECT_TRUE(result.partial_match()) << result.paper().name();
+  }
 }
 
 TEST_F(QueryServiceE2eTest, MatchingStrategyAllReturnsFullMatchesOnly) {

@@ -35,6 +35,13 @@ grep -q '^total: 4 files, 0 added, 0 updated, 76 unchanged' <<<"$out" || fail "s
 out=$("$INGEST" verify --db="$WORK/db") || fail "verify: $out"
 grep -q ': 4 files, 76 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
 
+# One file of one paper: each count agrees with its noun.
+printf 'ICLR 2024 paper list\n\nA single abstract about sparse graphs.\n' > "$WORK/one.txt"
+"$INGEST" --db="$WORK/one" "$WORK/one.txt" > /dev/null || fail "one-paper ingest"
+out=$("$INGEST" verify --db="$WORK/one") || fail "one-paper verify: $out"
+grep -q ': 1 file, 1 paper, [0-9]* terms, [0-9]* postings, 0 problems$' <<<"$out" \
+  || fail "one-paper verify: $out"
+
 printf 'no header here\n\nAn abstract.\n' > "$WORK/bad.txt"
 set +e
 out=$("$INGEST" --db="$WORK/db" "$WORK/bad.txt")
