@@ -382,8 +382,16 @@ absl::Status QueryEngine::SearchPapers(
       v->set_count(static_cast<int64_t>(value.count));
     }
   }
+  using MatchedAs = search::Searcher::MatchedAs;
+  // Highlights show what each result matched: a partial match's units
+  // count a hyphenated word's parts one by one ("Zebrafish-7B" marks "7B").
   const std::vector<search::MatchUnit> units =
       search::CollectMatchUnits(expanded.query.root);
+  std::vector<search::MatchUnit> partial_units;
+  if (!hits.any_terms && hits.full_matches < hits.top.size()) {
+    partial_units = search::CollectMatchUnits(
+        search::Searcher::MatchedQuery(expanded.query, MatchedAs::kSomeTerms));
+  }
   const std::vector<NameFilter> name_filters =
       NameFiltersOf(expanded.query.root);
   const bool more = hits.top.size() > offset + page_size;
@@ -402,8 +410,10 @@ absl::Status QueryEngine::SearchPapers(
     storage::v1::PaperRecord& record = records[i - offset];
     std::vector<search::ByteSpan> highlights;
     if (mask.highlights || mask.snippet) {
-      PAPERDB_ASSIGN_OR_RETURN(
-          highlights, HighlightsOf(*store_, hits.top[i].doc, record, units));
+      const bool partial = !hits.any_terms && i >= hits.full_matches;
+      PAPERDB_ASSIGN_OR_RETURN(highlights,
+                               HighlightsOf(*store_, hits.top[i].doc, record,
+                                            partial ? partial_units : units));
     }
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
@@ -414,12 +424,11 @@ absl::Status QueryEngine::SearchPapers(
     if (request.explain()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,
-          searcher.Explain(
-              expanded.query,
-              hits.any_terms           ? search::Searcher::MatchedAs::kAnyTerms
-              : i >= hits.full_matches ? search::Searcher::MatchedAs::kSomeTerms
-                                       : search::Searcher::MatchedAs::kAllTerms,
-              hits.top[i].doc));
+          searcher.Explain(expanded.query,
+                           hits.any_terms           ? MatchedAs::kAnyTerms
+                           : i >= hits.full_matches ? MatchedAs::kSomeTerms
+                                                    : MatchedAs::kAllTerms,
+                           hits.top[i].doc));
       AddExplanation(terms, result);
     }
     trimmer.Trim(result);

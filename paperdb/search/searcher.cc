@@ -1093,6 +1093,15 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   return merged;
 }
 
+QueryNode Searcher::MatchedQuery(const Query& query, MatchedAs as) {
+  QueryNode any;
+  if (as != MatchedAs::kAllTerms &&
+      AnyTermsQuery(query.root, as == MatchedAs::kSomeTerms, &any)) {
+    return any;
+  }
+  return query.root;
+}
+
 absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
     const Query& query, MatchedAs as, uint32_t doc) const {
   std::vector<TermContribution> out;
@@ -1101,12 +1110,7 @@ absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
                            ScorerFor(*store_, stats_, params_));
   const CancelFn never;  // Outlives the evaluation, which holds a reference.
   Evaluation evaluation(*store_, scorer, never);
-  QueryNode any;
-  const QueryNode& root =
-      as != MatchedAs::kAllTerms &&
-              AnyTermsQuery(query.root, as == MatchedAs::kSomeTerms, &any)
-          ? any
-          : query.root;
+  const QueryNode root = MatchedQuery(query, as);
   PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                            evaluation.Build(root));
   it->Advance(doc);

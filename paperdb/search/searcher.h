@@ -130,6 +130,13 @@ class Searcher {
     kAnyTerms,   // The any-term fallback (any_terms).
   };
 
+  // The query a result matched `as`: `query.root` for a full match; for a
+  // partial one (kSomeTerms) or the any-term fallback (kAnyTerms), the
+  // disjunction of its words and phrases that ranked it (a hyphenated
+  // word's parts counted one by one for kSomeTerms), with its filters and
+  // exclusions. What Explain() scores, and what highlights should show.
+  static QueryNode MatchedQuery(const Query& query, MatchedAs as);
+
   // The BM25 contribution of each query term to `doc`'s score, as it was
   // scored when matched `as`. Empty if `doc` does not match.
   absl::StatusOr<std::vector<TermContribution>> Explain(const Query& query,

@@ -79,6 +79,29 @@ TEST_F(SearchLanguageE2eTest, FewFullMatchesAreFollowedByPartialOnes) {
   }
 }
 
+// A partial match of a hyphenated word holds some of its parts: those are
+// highlighted (they were not: the highlights looked for the whole word).
+TEST_F(SearchLanguageE2eTest, PartialMatchesOfAHyphenatedWordMarkItsParts) {
+  v1::SearchPapersRequest request;
+  request.set_query("CIFAR-10");
+  request.set_page_size(100);
+  const v1::SearchPapersResponse response = Search(request);
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
+  ASSERT_EQ(response.full_match_count(), 1);
+  ASSERT_GE(response.results_size(), 3);
+  for (int i = 1; i < response.results_size(); ++i) {
+    const v1::SearchResult& result = response.results(i);
+    EXPECT_TRUE(result.partial_match()) << i;
+    ASSERT_GE(result.highlights_size(), 1) << result.paper().name();
+    for (const v1::TextSpan& span : result.highlights()) {
+      const std::string marked = result.paper().abstract().substr(
+          span.start_byte(), span.end_byte() - span.start_byte());
+      EXPECT_TRUE(absl::EqualsIgnoreCase(marked, "cifar") || marked == "10")
+          << result.paper().name() << ": " << marked;
+    }
+  }
+}
+
 TEST_F(SearchLanguageE2eTest, AWordSplitAtDigitsIsNotFilledWithItsParts) {
   // "RS2": one paper; its parts ("rs", "2") are not partial matches.
   const v1::SearchPapersResponse rs2 = Search("RS2");
