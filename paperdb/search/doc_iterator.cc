@@ -61,6 +61,8 @@ class TermIterator final : public DocIterator {
         idf_(scorer.Idf(df)),
         scored_(scored) {
     doc_ = postings_.doc();
+    const index::PostingList* list = postings_.list();
+    if (list != nullptr && !list->doc_bits.empty()) bits_ = list;
   }
 
   void Advance(uint32_t target) override {
@@ -81,6 +83,9 @@ class TermIterator final : public DocIterator {
   int64_t ExactCount() const override { return df_; }
   double MaxScore() const override {
     return scored_ ? scorer_.MaxScore(idf_) : 0.0;
+  }
+  bool MayMatch(uint32_t doc) const override {
+    return bits_ == nullptr || bits_->Contains(doc);
   }
   uint32_t ShallowAdvance(uint32_t target) override {
     const index::PostingList::Block* block = postings_.ShallowAdvance(target);
@@ -115,6 +120,8 @@ class TermIterator final : public DocIterator {
   double idf_;
   bool scored_;
   double block_max_ = 0.0;  // For the last ShallowAdvance().
+  // The list, if it is dense (doc_bits), for MayMatch(); postings_ holds it.
+  const index::PostingList* bits_ = nullptr;
 };
 
 class PhraseIterator final : public DocIterator {

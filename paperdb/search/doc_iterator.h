@@ -68,6 +68,15 @@ class DocIterator {
   // pruning. For a term, BM25's limit as tf grows, idf * (k1 + 1).
   virtual double MaxScore() const = 0;
 
+  // False only if the iterator cannot match `doc` at any position, known
+  // without moving or decoding anything (a dense term's bitset,
+  // PostingList::doc_bits); true otherwise. For MaxScore, whose candidate's
+  // bound then leaves out the clauses that cannot match it.
+  virtual bool MayMatch(uint32_t doc) const {
+    (void)doc;
+    return true;
+  }
+
   // Block-max pruning (Ding & Suel, SIGIR 2011; Lucene's advanceShallow
   // and getMaxScore): prepares BlockMaxScore() for docs from `target` on,
   // without moving doc(), and returns the last doc id it holds for. The

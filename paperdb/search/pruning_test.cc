@@ -542,6 +542,55 @@ TEST_F(RepeatedWordRangePruningTest, TopTenAndCountsMatchTheTexts) {
   }
 }
 
+// An OR of a rare word and three dense ones (bitsets, posting_list.h):
+// "zulu" alone in papers 0-9 sets the 10th score above the dense words'
+// maxima together, so only "zulu" is walked (MaxScore); the dense words are
+// looked up for its papers that their bitsets say hold them: papers 150,
+// 450, ... hold all four words and come first, with every part scored.
+class DenseNonEssentialPruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 3200; ++d) {
+      std::string text;
+      if (d < 10) {
+        text = "zulu kilo lima";
+      } else if (d % 300 == 150) {
+        text = "zulu alpha bravo delta";
+      } else {
+        if (d % 2 == 0) text += "alpha ";
+        if (d % 3 == 0) text += "bravo ";
+        if (d % 5 == 0) text += "delta ";
+        text += "kilo lima";
+      }
+      papers.push_back(
+          ::paperdb::testing::MakePaper("n" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(DenseNonEssentialPruningTest, TopTenHoldEveryWordWithFullScores) {
+  const char* const query = "zulu OR alpha OR bravo OR delta";
+  const SearchHits reference = Search(query, kExhaustive);
+  ASSERT_EQ(reference.total, 2348u);
+  ASSERT_EQ(reference.top.size(), 10u);
+  for (const Mode mode : {kPrunedExact, kPruned}) {
+    SCOPED_TRACE(mode);
+    const SearchHits pruned = Search(query, mode);
+    // Past 1,000 matches (kPruned), the words are taken as independent.
+    EXPECT_NEAR(static_cast<double>(pruned.total), 2348.0,
+                mode == kPruned ? 0.01 * 2348 : 0.0);
+    ASSERT_EQ(pruned.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, 150 + 300 * i) << "rank " << i;
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+    }
+  }
+}
+
 // The same skew for an AND of words (TermConjunction): 1,500 short papers
 // holding both words, then 6,000 longer ones holding "bravo", a quarter of
 // them "alpha" too; "alpha" alone fills 9,000 more, so "bravo" leads. The

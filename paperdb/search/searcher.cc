@@ -593,6 +593,7 @@ class Evaluation {
     double threshold = -1.0;      // The k-th score; scores are never negative.
     std::vector<double> part(n);  // Each clause's score of the candidate.
     std::vector<double> bound(n + 1);  // Sums of window maxima, by order.
+    std::vector<double> reach(n + 1);  // The same for a candidate (below).
     std::vector<size_t> order(n);      // Clauses by window maximum.
     std::vector<double> window_max(n);
     while (true) {
@@ -624,8 +625,14 @@ class Evaluation {
         }
         if (doc > end || doc == kNoMoreDocs) break;
         // The candidate's best possible score, before scoring anything: the
-        // window maxima of the essential clauses on it and of all others.
-        double upper = bound[essential];
+        // window maxima of the essential clauses on it and of the others
+        // that may match it (reach[k + 1]: those of order[0..k]).
+        for (size_t k = 0; k < essential; ++k) {
+          reach[k + 1] = reach[k];
+          if (its[order[k]]->MayMatch(doc))
+            reach[k + 1] += window_max[order[k]];
+        }
+        double upper = reach[essential];
         for (size_t k = essential; k < n; ++k) {
           if (its[order[k]]->doc() == doc) upper += window_max[order[k]];
         }
@@ -646,10 +653,11 @@ class Evaluation {
         // can at best equal the k-th score is out.
         bool out = false;
         for (size_t k = essential; k-- > 0;) {
-          if (score + bound[k + 1] <= threshold) {
+          if (score + reach[k + 1] <= threshold) {
             out = true;
             break;
           }
+          if (reach[k + 1] == reach[k]) continue;  // Cannot add to it.
           DocIterator& it = *its[order[k]];
           it.Advance(doc);
           if (it.doc() == doc) score += part[order[k]] = it.Score();
