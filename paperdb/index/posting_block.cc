@@ -136,7 +136,7 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
   block.positions_data_ = absl::string_view();
   // Everything else is decoded: nothing may point into `value` any more.
   block.docs_cursor_ = block.postings_end_ = nullptr;
-  block.tfs_start_ = block.tfs_cursor_ = nullptr;
+  block.tfs_start_ = block.tfs_cursor_ = block.lengths_cursor_ = nullptr;
   return block;
 }
 
@@ -155,7 +155,8 @@ absl::Status PostingBlock::Open(uint32_t first_doc, absl::string_view value) {
   docs_decoded_ = 0;
   tfs_start_ = tfs_cursor_ = nullptr;
   tfs_decoded_ = 0;
-  lengths_decoded_ = false;
+  lengths_cursor_ = nullptr;
+  lengths_decoded_ = 0;
   owned_positions_.clear();
   owns_positions_ = false;
   positions_data_ = absl::string_view(postings_end_, limit - postings_end_);
@@ -237,20 +238,34 @@ bool PostingBlock::DecodeMoreTfs(size_t i) {
   return true;
 }
 
-absl::Status PostingBlock::DecodeFrequencies() {
-  if (lengths_decoded_) return absl::OkStatus();
+// Decodes at least kTfsChunk more document lengths (or the rest), through
+// i. Their section starts after the term frequencies, which are skipped,
+// not decoded, as far as they are not yet.
+bool PostingBlock::DecodeMoreLengths(size_t i) {
+  if (lengths_cursor_ == nullptr) {
+    const char* p = tfs_cursor_ != nullptr ? tfs_cursor_ : TfsStart();
+    if (p == nullptr) return false;
+    if (!SkipVarints(&p, postings_end_, size() - tfs_decoded_)) {
+      return Fail("term frequencies");
+    }
+    lengths_cursor_ = p;
+  }
   const size_t n = size();
-  if (!DecodeTfsThrough(n - 1)) return status_;
-  const char* p = tfs_cursor_;
-  if (!GetVarints32(&p, postings_end_, lengths_.data(), n)) {
-    Fail("document lengths");
-    return status_;
+  const size_t want =
+      std::min(n, std::max<size_t>(i + 1, lengths_decoded_ + kTfsChunk));
+  if (!GetVarints32(&lengths_cursor_, postings_end_,
+                    lengths_.data() + lengths_decoded_,
+                    want - lengths_decoded_)) {
+    return Fail("document lengths");
   }
-  if (p != postings_end_) {
-    Fail("postings");
-    return status_;
-  }
-  lengths_decoded_ = true;
+  if (want == n && lengths_cursor_ != postings_end_) return Fail("postings");
+  lengths_decoded_ = static_cast<uint32_t>(want);
+  return true;
+}
+
+absl::Status PostingBlock::DecodeFrequencies() {
+  const size_t last = size() - 1;
+  if (!DecodeTfsThrough(last) || !DecodeLengthsThrough(last)) return status_;
   return absl::OkStatus();
 }
 

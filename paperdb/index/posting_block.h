@@ -79,9 +79,10 @@ absl::StatusOr<PostingBlockHeader> DecodePostingBlockHeader(
 // A decoded block. Doc ids are decoded first; term frequencies and lengths
 // only when asked for (a reader that only counts or skips never decodes
 // them); positions stay encoded until asked for. A block opened with Open()
-// decodes its doc ids on first use and its term frequencies only as far as
-// asked, 32 at a time: a phrase's positions check on one candidate decodes
-// no document lengths and, on average, half the frequencies.
+// decodes its doc ids on first use and its term frequencies and document
+// lengths each only as far as asked, 32 at a time: a phrase's positions
+// check on one candidate decodes no lengths and, on average, half the
+// frequencies; scoring one candidate, half of each.
 class PostingBlock {
  public:
   // Decodes all of `value`, the block stored under first doc `first_doc`.
@@ -122,10 +123,19 @@ class PostingBlock {
     return i < tfs_decoded_ || DecodeMoreTfs(i);
   }
 
+  // Decodes document lengths through posting `i` (< size()), 32 at a time,
+  // skipping the term frequencies before them undecoded. False, with
+  // status() set, if they are malformed.
+  bool DecodeLengthsThrough(size_t i) {
+    return i < lengths_decoded_ || DecodeMoreLengths(i);
+  }
+
   // Decodes all term frequencies and document lengths; a no-op once done.
   // DATA_LOSS if they are malformed.
   absl::Status DecodeFrequencies();
-  bool frequencies_decoded() const { return lengths_decoded_; }
+  bool frequencies_decoded() const {
+    return tfs_decoded_ == size() && lengths_decoded_ == size();
+  }
 
   const PostingBlockHeader& header() const { return header_; }
   size_t size() const { return header_.count; }
@@ -136,7 +146,7 @@ class PostingBlock {
   // The decoded term frequencies and lengths, [i] for posting i.
   const uint32_t* tfs() const { return tfs_.data(); }
   const uint32_t* doc_lengths() const { return lengths_.data(); }
-  // REQUIRES: frequencies_decoded().
+  // REQUIRES: document lengths decoded through i.
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
 
   // Replaces *out with the positions of posting `i`, ascending. DATA_LOSS
@@ -154,6 +164,7 @@ class PostingBlock {
  private:
   bool DecodeDocs();
   bool DecodeMoreTfs(size_t i);
+  bool DecodeMoreLengths(size_t i);
   // Where the term frequencies start: after the doc gaps, skipped
   // undecoded if need be. Null (status_ set) if malformed.
   const char* TfsStart();
@@ -170,7 +181,8 @@ class PostingBlock {
   const char* tfs_start_ = nullptr;     // Null until known.
   const char* tfs_cursor_ = nullptr;    // The next tf to decode.
   uint32_t tfs_decoded_ = 0;
-  bool lengths_decoded_ = false;
+  const char* lengths_cursor_ = nullptr;  // The next length to decode.
+  uint32_t lengths_decoded_ = 0;
   absl::string_view positions_data_;  // Into the value, or owned_positions_.
   std::string owned_positions_;       // Set by Decode() only.
   bool owns_positions_ = false;

@@ -181,6 +181,68 @@ TEST(PostingBlockTest, PositionsAreTheSameHoweverFarTfsAreDecoded) {
   }
 }
 
+// Lengths decoded as far as asked, with the term frequencies before them
+// decoded to any point or not at all, are the builder's.
+TEST(PostingBlockTest, LengthsAreTheSameHoweverFarTfsAreDecoded) {
+  PostingBlockBuilder builder;
+  std::vector<uint32_t> tfs;
+  std::vector<uint32_t> lengths;
+  for (uint32_t k = 0; k < 128; ++k) {
+    // One- and two-byte tfs; lengths from 100 to 327 (two bytes), and 7.
+    const uint32_t tf = k % 19 == 5 ? 200 : 1 + k % 4;
+    const uint32_t length = k % 11 == 3 ? 7 : 100 + (k * 37) % 228;
+    std::vector<uint32_t> positions(tf);
+    for (uint32_t j = 0; j < tf; ++j) positions[j] = 2 * j;
+    builder.Add(500 + 3 * k, length, positions);
+    tfs.push_back(tf);
+    lengths.push_back(length);
+  }
+  const std::string value = builder.Finish();
+  for (const size_t tfs_through :
+       {size_t{0}, size_t{5}, size_t{64}, size_t{127}}) {
+    for (const size_t i : {size_t{0}, size_t{31}, size_t{32}, size_t{90}}) {
+      PostingBlock block;
+      ASSERT_THAT(block.Open(500, value), IsOk());
+      if (tfs_through > 0) {
+        ASSERT_TRUE(block.DecodeTfsThrough(tfs_through));
+      }
+      ASSERT_TRUE(block.DecodeLengthsThrough(i));
+      EXPECT_EQ(block.doc_length(i), lengths[i])
+          << "posting " << i << ", tfs through " << tfs_through;
+      EXPECT_FALSE(block.frequencies_decoded());
+      // Then the tfs past those decoded, and the rest of the lengths.
+      ASSERT_TRUE(block.DecodeTfsThrough(127));
+      ASSERT_THAT(block.DecodeFrequencies(), IsOk());
+      EXPECT_TRUE(block.frequencies_decoded());
+      for (size_t k = 0; k < 128; ++k) {
+        ASSERT_EQ(block.tf(k), tfs[k]) << k;
+        ASSERT_EQ(block.doc_length(k), lengths[k]) << k;
+      }
+    }
+  }
+}
+
+// Lengths that run past their section, or stop short of it, are malformed
+// once the last one is decoded.
+TEST(PostingBlockTest, LengthsNotEndingTheSectionAreDataLoss) {
+  PostingBlockBuilder builder;
+  builder.Add(100, 40, {3});
+  builder.Add(105, 12, {1, 2});
+  std::string value = builder.Finish();
+  // The header's fifth varint is the byte length of docs, tfs and lengths
+  // (6 bytes here: every value fits one byte); one more or one fewer.
+  ASSERT_EQ(value[4], 6);
+  for (const char bytes : {char{5}, char{7}}) {
+    std::string changed = value;
+    changed[4] = bytes;
+    PostingBlock block;
+    ASSERT_THAT(block.Open(100, changed), IsOk());
+    EXPECT_FALSE(block.DecodeLengthsThrough(1)) << int{bytes};
+    EXPECT_THAT(block.status(), StatusIs(absl::StatusCode::kDataLoss))
+        << int{bytes};
+  }
+}
+
 TEST(PostingBlockTest, RoundTripsDocsTfsLengthsAndPositions) {
   absl::StatusOr<PostingBlock> block =
       PostingBlock::Decode(100, ThreePostings());

@@ -154,6 +154,15 @@ bool PostingIterator::DecodeTfs() {
   return true;
 }
 
+bool PostingIterator::DecodeLengths() {
+  if (!Decoded()) return false;
+  if (!block_.DecodeLengthsThrough(index_)) {
+    Fail(block_.status());
+    return false;
+  }
+  return true;
+}
+
 bool PostingIterator::BlockFrequencies(absl::Span<const uint32_t>* tfs,
                                        absl::Span<const uint32_t>* lengths) {
   if (!Locate() || !Frequencies()) return false;

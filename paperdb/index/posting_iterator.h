@@ -80,12 +80,12 @@ class PostingIterator {
   const PostingList::Block* ShallowAdvance(uint32_t target);
 
   // Term frequency and document length (terms) of the current posting. The
-  // block's frequencies are decoded on first use (term frequencies only as
-  // far as the current posting); if that fails, status() says so, doc()
-  // becomes kNoMoreDocs and 0 is returned. REQUIRES: doc() != kNoMoreDocs.
+  // block's are decoded on first use, as far as the current posting; if
+  // that fails, status() says so, doc() becomes kNoMoreDocs and 0 is
+  // returned. REQUIRES: doc() != kNoMoreDocs.
   uint32_t tf() { return Locate() && DecodeTfs() ? block_.tf(index_) : 0; }
   uint32_t doc_length() {
-    return Locate() && Frequencies() ? block_.doc_length(index_) : 0;
+    return Locate() && DecodeLengths() ? block_.doc_length(index_) : 0;
   }
 
   // The term frequencies and document lengths of the current block's
@@ -139,6 +139,8 @@ class PostingIterator {
   bool DecodeFrequencies();
   // Decoded(), and term frequencies through the current posting.
   bool DecodeTfs();
+  // Decoded(), and document lengths through the current posting.
+  bool DecodeLengths();
   void Fail(absl::Status status);
 
   std::string term_;

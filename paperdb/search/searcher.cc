@@ -501,8 +501,9 @@ class Evaluation {
                   "posting list: a doc of its bitset is not in its block");
             }
           }
-          if (!cursor.postings.frequencies_decoded()) {
-            PAPERDB_RETURN_IF_ERROR(cursor.postings.DecodeFrequencies());
+          if (!cursor.postings.DecodeTfsThrough(cursor.i) ||
+              !cursor.postings.DecodeLengthsThrough(cursor.i)) {
+            return cursor.postings.status();
           }
           score += scorer_.Score(cursor.idf, cursor.postings.tf(cursor.i),
                                  cursor.postings.doc_length(cursor.i));
