@@ -87,6 +87,10 @@ class TermIterator final : public DocIterator {
   bool MayMatch(uint32_t doc) const override {
     return bits_ == nullptr || bits_->Contains(doc);
   }
+  absl::Span<const uint64_t> DocBits() const override {
+    if (bits_ == nullptr) return {};
+    return bits_->doc_bits;
+  }
   uint32_t ShallowAdvance(uint32_t target) override {
     const index::PostingList::Block* block = postings_.ShallowAdvance(target);
     if (block == nullptr) {

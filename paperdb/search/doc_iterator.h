@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/types/span.h"
 #include "paperdb/index/bm25.h"
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/search/cancel.h"
@@ -76,6 +77,9 @@ class DocIterator {
     (void)doc;
     return true;
   }
+  // The docs the iterator matches as a bitset (bit d % 64 of word d / 64),
+  // if it keeps one (a dense term: PostingList::doc_bits); else empty.
+  virtual absl::Span<const uint64_t> DocBits() const { return {}; }
 
   // Block-max pruning (Ding & Suel, SIGIR 2011; Lucene's advanceShallow
   // and getMaxScore): prepares BlockMaxScore() for docs from `target` on,

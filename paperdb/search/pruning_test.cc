@@ -591,6 +591,51 @@ TEST_F(DenseNonEssentialPruningTest, TopTenHoldEveryWordWithFullScores) {
   }
 }
 
+// "zulu" alone in papers 0-399 sets the 10th score (2.36) above the
+// bound of "bravo" (1.58) and of "alpha" (1.03), both dense, though not
+// above the two together: "bravo" is essential, yet needs "alpha" on the
+// same paper, so its candidates come from the two bitsets (PairedDocs)
+// instead of its postings. Papers 150, 450, ... hold both twice (2.61)
+// and come first; "zulu" finds none of them.
+class PairedOnlyPruningTest : public PruningTest {
+ protected:
+  void SetUp() override {
+    StoreFixture::SetUp();
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < 3200; ++d) {
+      std::string text;
+      if (d % 300 == 150) {
+        text = "alpha alpha bravo bravo";
+      } else if (d < 400) {
+        text = "zulu kilo lima mike";
+      } else {
+        if (d % 2 == 0) text += "alpha ";
+        if (d % 3 == 0) text += "bravo ";
+        text += "kilo lima mike";
+      }
+      papers.push_back(
+          ::paperdb::testing::MakePaper("q" + std::to_string(d), text));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+};
+
+TEST_F(PairedOnlyPruningTest, PapersOnlyTheBitsetsPairAreFound) {
+  const char* const query = "zulu OR alpha OR bravo";
+  const SearchHits reference = Search(query, kExhaustive);
+  ASSERT_EQ(reference.top.size(), 10u);
+  for (const Mode mode : {kPrunedExact, kPruned}) {
+    SCOPED_TRACE(mode);
+    const SearchHits pruned = Search(query, mode);
+    ASSERT_EQ(pruned.top.size(), 10u);
+    for (size_t i = 0; i < 10; ++i) {
+      EXPECT_EQ(pruned.top[i].doc, 150 + 300 * i) << "rank " << i;
+      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+    }
+  }
+}
+
 // The same skew for an AND of words (TermConjunction): 1,500 short papers
 // holding both words, then 6,000 longer ones holding "bravo", a quarter of
 // them "alpha" too; "alpha" alone fills 9,000 more, so "bravo" leads. The

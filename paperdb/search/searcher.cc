@@ -15,6 +15,7 @@
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/index/posting_iterator.h"
+#include "paperdb/search/paired_docs.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/skip_estimator.h"
 #include "paperdb/storage/paper_table.h"
@@ -547,8 +548,13 @@ class Evaluation {
   // to no more than the k-th best score so far cannot put a paper into the
   // top k on their own, so only the other ("essential") clauses' postings
   // are walked; the rest are advanced to those candidates only, and not at
-  // all once the candidate cannot reach the k-th score. A window where no
-  // clause is essential is skipped whole. The count comes from
+  // all once the candidate cannot reach the k-th score or their bitsets
+  // say they do not hold it (DocIterator::MayMatch). An essential clause
+  // with a bitset whose bound alone cannot reach the k-th score is not
+  // walked either when the non-essential ones all have bitsets: its
+  // candidates are the papers it shares with one of them (PairedDocs).
+  // The partition is made again whenever the k-th score rises. A window
+  // where no clause is essential is skipped whole. The count comes from
   // CountUnion(), with no scoring, or is estimated: when every clause is a
   // word and one alone matches options.exact_total_up_to papers or more,
   // the words are taken as independent, N (1 - prod(1 - n_i / N)) for
@@ -593,10 +599,17 @@ class Evaluation {
     TopK top(top_k, BetterScore);
     double threshold = -1.0;      // The k-th score; scores are never negative.
     std::vector<double> part(n);  // Each clause's score of the candidate.
-    std::vector<double> bound(n + 1);  // Sums of window maxima, by order.
-    std::vector<double> reach(n + 1);  // The same for a candidate (below).
-    std::vector<size_t> order(n);      // Clauses by window maximum.
     std::vector<double> window_max(n);
+    std::vector<size_t> order(n);  // Clauses by window maximum.
+    // A window's clauses: `walk` ones have their postings walked; `lazy`
+    // ones (by window maximum, ascending) are only looked up for the
+    // candidates; reach[k + 1] sums the window maxima of those of
+    // lazy[0..k] that may match the candidate.
+    std::vector<size_t> walk;
+    std::vector<size_t> lazy;
+    std::vector<double> reach(n + 1);
+    std::vector<absl::Span<const uint64_t>> lazy_bits;  // DocBits(), by lazy.
+    PairedDocs paired;
     while (true) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       uint32_t start = kNoMoreDocs;
@@ -612,73 +625,102 @@ class Evaluation {
       std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
         return window_max[a] < window_max[b];
       });
-      for (size_t k = 0; k < n; ++k) {
-        bound[k + 1] = bound[k] + window_max[order[k]];
-      }
-      // Clauses order[essential..] are walked; the others, whose maxima
-      // sum to no more than the k-th score, only probed.
+      // Clauses order[0..essential), whose maxima sum to no more than the
+      // k-th score, cannot bring a paper into the top k on their own: lazy.
       size_t essential = 0;
-      while (essential < n && bound[essential + 1] <= threshold) ++essential;
-      while (essential < n) {
-        uint32_t doc = kNoMoreDocs;
-        for (size_t k = essential; k < n; ++k) {
-          doc = std::min(doc, its[order[k]]->doc());
+      double sum = 0.0;
+      while (essential < n && sum + window_max[order[essential]] <= threshold) {
+        sum += window_max[order[essential++]];
+      }
+      lazy.assign(order.begin(), order.begin() + essential);
+      // A dense clause whose maximum alone cannot reach the k-th score needs
+      // a second clause on the same paper. If every lazy clause is dense
+      // too, its candidates are the docs it shares with a lazy clause
+      // (PairedDocs, from their bitsets) and those the walked clauses find:
+      // it joins the lazy ones, and its other postings are never read.
+      bool pairable = threshold >= 0.0;
+      for (const size_t i : lazy) {
+        pairable = pairable && !its[i]->DocBits().empty();
+      }
+      walk.clear();
+      for (size_t k = essential; k < n; ++k) {
+        const size_t i = order[k];
+        const bool paired_only = pairable && window_max[i] <= threshold &&
+                                 !its[i]->DocBits().empty();
+        (paired_only ? lazy : walk).push_back(i);
+      }
+      lazy_bits.clear();
+      for (const size_t i : lazy) lazy_bits.push_back(its[i]->DocBits());
+      paired.Clear();
+      if (lazy.size() > essential) {
+        for (size_t k = 0; k < lazy.size(); ++k) {
+          paired.Add(lazy_bits[k], k >= essential);
         }
+      }
+      uint32_t next_paired =
+          paired.empty() ? kNoMoreDocs : paired.Next(start, end);
+      uint32_t doc = kNoMoreDocs;
+      bool rose = false;  // The k-th score rose: partition again.
+      while (true) {
+        doc = next_paired;
+        for (const size_t i : walk) doc = std::min(doc, its[i]->doc());
         if (doc > end || doc == kNoMoreDocs) break;
         // The candidate's best possible score, before scoring anything: the
-        // window maxima of the essential clauses on it and of the others
-        // that may match it (reach[k + 1]: those of order[0..k]).
-        for (size_t k = 0; k < essential; ++k) {
-          reach[k + 1] = reach[k];
-          if (its[order[k]]->MayMatch(doc))
-            reach[k + 1] += window_max[order[k]];
+        // window maxima of the walked clauses on it and of the lazy ones
+        // that may match it.
+        for (size_t k = 0; k < lazy.size(); ++k) {
+          const absl::Span<const uint64_t> bits = lazy_bits[k];
+          const bool may = bits.empty()
+                               ? its[lazy[k]]->MayMatch(doc)
+                               : (doc >> 6) < bits.size() &&
+                                     (bits[doc >> 6] >> (doc & 63) & 1);
+          reach[k + 1] = reach[k] + (may ? window_max[lazy[k]] : 0.0);
         }
-        double upper = reach[essential];
-        for (size_t k = essential; k < n; ++k) {
-          if (its[order[k]]->doc() == doc) upper += window_max[order[k]];
+        double upper = reach[lazy.size()];
+        for (const size_t i : walk) {
+          if (its[i]->doc() == doc) upper += window_max[i];
         }
-        if (upper <= threshold) {
-          for (size_t k = essential; k < n; ++k) {
-            DocIterator& it = *its[order[k]];
-            if (it.doc() == doc) it.Next();
+        if (upper > threshold) {
+          double score = 0.0;
+          std::fill(part.begin(), part.end(), 0.0);
+          for (const size_t i : walk) {
+            DocIterator& it = *its[i];
+            if (it.doc() == doc) score += part[i] = it.Score();
           }
-          continue;
-        }
-        double score = 0.0;
-        std::fill(part.begin(), part.end(), 0.0);
-        for (size_t k = essential; k < n; ++k) {
-          DocIterator& it = *its[order[k]];
-          if (it.doc() == doc) score += part[order[k]] = it.Score();
-        }
-        // Ties go to the lower doc id, which came first: a candidate that
-        // can at best equal the k-th score is out.
-        bool out = false;
-        for (size_t k = essential; k-- > 0;) {
-          if (score + reach[k + 1] <= threshold) {
-            out = true;
-            break;
+          // Ties go to the lower doc id, which came first: a candidate that
+          // can at best equal the k-th score is out.
+          bool out = false;
+          for (size_t k = lazy.size(); k-- > 0;) {
+            if (score + reach[k + 1] <= threshold) {
+              out = true;
+              break;
+            }
+            if (reach[k + 1] == reach[k]) continue;  // Cannot add to it.
+            DocIterator& it = *its[lazy[k]];
+            it.Advance(doc);
+            if (it.doc() == doc) score += part[lazy[k]] = it.Score();
           }
-          if (reach[k + 1] == reach[k]) continue;  // Cannot add to it.
-          DocIterator& it = *its[order[k]];
-          it.Advance(doc);
-          if (it.doc() == doc) score += part[order[k]] = it.Score();
-        }
-        if (!out) {
-          // Summed in clause order, so equal scores tie exactly.
-          score = 0.0;
-          for (const double p : part) score += p;
-          top.Push({doc, score});
-          if (top.full() && top.worst().score > threshold) {
-            threshold = top.worst().score;
-            while (essential < n && bound[essential + 1] <= threshold) {
-              ++essential;
+          if (!out) {
+            // Summed in clause order, so equal scores tie exactly.
+            score = 0.0;
+            for (const double p : part) score += p;
+            top.Push({doc, score});
+            if (top.full() && top.worst().score > threshold) {
+              threshold = top.worst().score;
+              rose = true;
             }
           }
         }
-        for (size_t k = essential; k < n; ++k) {
-          DocIterator& it = *its[order[k]];
+        for (const size_t i : walk) {
+          DocIterator& it = *its[i];
           if (it.doc() == doc) it.Next();
         }
+        if (rose) break;
+        if (next_paired == doc) next_paired = paired.Next(doc + 1, end);
+      }
+      if (rose) {
+        for (const auto& it : its) it->Advance(doc + 1);
+        continue;
       }
       if (end == kNoMoreDocs) break;
       for (const auto& it : its) it->Advance(end + 1);
