@@ -1,5 +1,6 @@
 #include "paperdb/rpc/metrics.h"
 
+#include <chrono>
 #include <exception>
 #include <random>
 
@@ -8,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "grpcpp/server_context.h"
 #include "grpcpp/support/interceptor.h"
 #include "paperdb/common/logging.h"
 
@@ -58,7 +60,10 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
  public:
   RpcInterceptor(grpc::experimental::ServerRpcInfo* info,
                  ServerMetrics* metrics)
-      : method_(info->method()), metrics_(metrics), start_(absl::Now()) {}
+      : info_(info),
+        method_(info->method()),
+        metrics_(metrics),
+        start_(absl::Now()) {}
 
   void Intercept(
       grpc::experimental::InterceptorBatchMethods* methods) override {
@@ -80,17 +85,15 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
     }
     if (methods->QueryInterceptionHookPoint(
             InterceptionHookPoints::PRE_SEND_STATUS)) {
-      const grpc::Status status = methods->GetSendStatus();
+      const grpc::StatusCode code = CodeOf(methods->GetSendStatus());
       const absl::Duration latency = absl::Now() - start_;
-      if (metrics_ != nullptr) {
-        metrics_->ObserveCall(method_, status.error_code(), latency);
-      }
+      if (metrics_ != nullptr) metrics_->ObserveCall(method_, code, latency);
       // Health checks come every few seconds from every probe: not logged.
       if (!absl::StartsWith(method_, "/grpc.health.v1.") &&
           !absl::StartsWith(method_, "/grpc.reflection.")) {
-        LogEvent(status.ok() ? "INFO" : "WARNING", "rpc",
+        LogEvent(code == grpc::StatusCode::OK ? "INFO" : "WARNING", "rpc",
                  {{"method", method_},
-                  {"code", CodeName(status.error_code())},
+                  {"code", CodeName(code)},
                   {"duration_ms",
                    absl::StrFormat("%.3f", absl::ToDoubleMilliseconds(latency)),
                    /*number=*/true},
@@ -101,6 +104,22 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
   }
 
  private:
+  // The call's code as its client saw it. A call whose deadline passed, or
+  // whose client cancelled it, before its request arrived is answered by
+  // gRPC's sync server with INTERNAL ("No payload") without running the
+  // handler; the client has its own DEADLINE_EXCEEDED or CANCELLED (as it
+  // does whenever the call ends past its deadline or cancelled).
+  grpc::StatusCode CodeOf(const grpc::Status& status) const {
+    const grpc::StatusCode code = status.error_code();
+    const grpc::ServerContextBase* context = info_->server_context();
+    if (code != grpc::StatusCode::INTERNAL || context == nullptr) return code;
+    if (context->deadline() <= std::chrono::system_clock::now()) {
+      return grpc::StatusCode::DEADLINE_EXCEEDED;
+    }
+    return context->IsCancelled() ? grpc::StatusCode::CANCELLED : code;
+  }
+
+  grpc::experimental::ServerRpcInfo* const info_;
   const std::string method_;
   ServerMetrics* const metrics_;
   const absl::Time start_;

@@ -1,11 +1,14 @@
 #include "paperdb/rpc/metrics.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
+#include "absl/time/clock.h"
 #include "gmock/gmock.h"
 #include "grpc/health/v1/health.grpc.pb.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
 #include "paperdb/rpc/health_service.h"
@@ -16,6 +19,7 @@ namespace paperdb::rpc {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string Exposition(ServerMetrics& metrics) {
   return prometheus::TextSerializer().Serialize(metrics.registry().Collect());
@@ -79,6 +83,79 @@ TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
                               "Check\"} 1"));
   EXPECT_THAT(text, HasSubstr("code=\"NOT_FOUND\",method=\"/grpc.health.v1."
                               "Health/Check\"} 1"));
+}
+
+// Clients that go away before sending their request: gRPC's sync server
+// answers such a call INTERNAL ("No payload") without running the handler,
+// though the client saw CANCELLED or DEADLINE_EXCEEDED. The metrics (and
+// the access log) say what the client saw.
+TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
+  ServerMetrics metrics("test_service");
+  HealthService health;
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.metrics = &metrics;
+  auto server = StartServer(options, {}, &health);
+  ASSERT_TRUE(server.ok()) << server.status();
+  grpc::GenericStub stub(
+      grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port),
+                          grpc::InsecureChannelCredentials()));
+  grpc::CompletionQueue cq;
+  void* tag = nullptr;
+  bool ok = false;
+  // Starts a call (its metadata sent) and never sends the request.
+  auto start = [&](grpc::ClientContext* context) {
+    auto call = stub.PrepareCall(context, "/grpc.health.v1.Health/Check", &cq);
+    call->StartCall(context);
+    EXPECT_TRUE(cq.Next(&tag, &ok));
+    EXPECT_EQ(tag, context);
+    return call;
+  };
+  grpc::ClientContext cancelled;
+  cancelled.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::seconds(30));
+  auto first = start(&cancelled);
+  grpc::ClientContext timed_out;
+  timed_out.set_deadline(std::chrono::system_clock::now() +
+                         std::chrono::milliseconds(300));
+  auto second = start(&timed_out);
+  cancelled.TryCancel();
+  grpc::Status first_status;
+  grpc::Status second_status;
+  first->Finish(&first_status, &first_status);
+  second->Finish(&second_status, &second_status);
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(cq.Next(&tag, &ok));
+  EXPECT_EQ(first_status.error_code(), grpc::StatusCode::CANCELLED);
+  EXPECT_EQ(second_status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+
+  // The server counts each call when it sends its status, on its own time.
+  // The timed-out call is DEADLINE_EXCEEDED, or CANCELLED if the client's
+  // own deadline timer cancelled it before the server's fired.
+  auto count = [](const std::string& text, const std::string& code) {
+    const std::string line =
+        "code=\"" + code + "\",method=\"/grpc.health.v1.Health/Check\"} ";
+    const size_t at = text.find(line);
+    return at == std::string::npos ? 0
+                                   : std::atoi(text.c_str() + at + line.size());
+  };
+  std::string text;
+  for (int wait = 0; wait < 100; ++wait) {
+    text = Exposition(metrics);
+    if (count(text, "CANCELLED") + count(text, "DEADLINE_EXCEEDED") +
+            count(text, "INTERNAL") ==
+        2) {
+      break;
+    }
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  server->server->Shutdown();
+  cq.Shutdown();
+  while (cq.Next(&tag, &ok)) {
+  }
+  EXPECT_GE(count(text, "CANCELLED"), 1) << text;
+  EXPECT_EQ(count(text, "CANCELLED") + count(text, "DEADLINE_EXCEEDED"), 2)
+      << text;
+  EXPECT_THAT(text, Not(HasSubstr("code=\"INTERNAL\"")));
 }
 
 TEST(StartMetricsServerTest, ServesTheRegistryOverHttp) {
