@@ -25,6 +25,16 @@ std::string Exposition(ServerMetrics& metrics) {
   return prometheus::TextSerializer().Serialize(metrics.registry().Collect());
 }
 
+// A server on a free loopback port with the health service, its calls
+// counted in `metrics`.
+absl::StatusOr<StartedServer> StartCounted(ServerMetrics* metrics,
+                                           HealthService* health) {
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.metrics = metrics;
+  return StartServer(options, {}, health);
+}
+
 TEST(ServerMetricsTest, CountsCallsByMethodAndCode) {
   ServerMetrics metrics("test_service");
 
@@ -45,10 +55,7 @@ TEST(ServerMetricsTest, CountsCallsByMethodAndCode) {
 TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
   ServerMetrics metrics("test_service");
   HealthService health;
-  ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  options.metrics = &metrics;
-  auto server = StartServer(options, {}, &health);
+  auto server = StartCounted(&metrics, &health);
   ASSERT_TRUE(server.ok()) << server.status();
   health.SetServing("", true);
   auto stub = grpc::health::v1::Health::NewStub(
@@ -92,10 +99,7 @@ TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
 TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
   ServerMetrics metrics("test_service");
   HealthService health;
-  ServerOptions options;
-  options.listen = "127.0.0.1:0";
-  options.metrics = &metrics;
-  auto server = StartServer(options, {}, &health);
+  auto server = StartCounted(&metrics, &health);
   ASSERT_TRUE(server.ok()) << server.status();
   grpc::GenericStub stub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port),

@@ -6,6 +6,7 @@
 // often tie.
 
 #include <cstdint>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -113,6 +114,33 @@ class PruningTest : public ::paperdb::testing::StoreFixture {
           "k" + std::to_string(d), d < first ? first_text : then_text));
     }
     ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+
+  // Commits papers 0 to count - 1 with the texts `text_of` gives them.
+  void CommitTexts(int count, const std::function<std::string(int)>& text_of) {
+    std::vector<v1::Paper> papers;
+    for (int d = 0; d < count; ++d) {
+      papers.push_back(
+          ::paperdb::testing::MakePaper("t" + std::to_string(d), text_of(d)));
+    }
+    ASSERT_THAT(writer_->Commit(papers), IsOk());
+  }
+
+  // Pruned (counting exactly or not), `query`'s top 10 are papers first,
+  // first + step, ..., with the scores of exhaustive evaluation.
+  void ExpectTopTenEvery(const char* query, uint32_t first, uint32_t step) {
+    const SearchHits reference = Search(query, kExhaustive);
+    ASSERT_EQ(reference.top.size(), 10u);
+    for (const Mode mode : {kPrunedExact, kPruned}) {
+      SCOPED_TRACE(mode);
+      const SearchHits pruned = Search(query, mode);
+      ASSERT_EQ(pruned.top.size(), 10u);
+      for (size_t i = 0; i < 10; ++i) {
+        EXPECT_EQ(pruned.top[i].doc, first + step * i) << "rank " << i;
+        EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
+        EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
+      }
+    }
   }
 
   // Papers holding all of `words`, counted from the generated texts.
@@ -551,44 +579,26 @@ class DenseNonEssentialPruningTest : public PruningTest {
  protected:
   void SetUp() override {
     StoreFixture::SetUp();
-    std::vector<v1::Paper> papers;
-    for (int d = 0; d < 3200; ++d) {
+    CommitTexts(3200, [](int d) -> std::string {
+      if (d < 10) return "zulu kilo lima";
+      if (d % 300 == 150) return "zulu alpha bravo delta";
       std::string text;
-      if (d < 10) {
-        text = "zulu kilo lima";
-      } else if (d % 300 == 150) {
-        text = "zulu alpha bravo delta";
-      } else {
-        if (d % 2 == 0) text += "alpha ";
-        if (d % 3 == 0) text += "bravo ";
-        if (d % 5 == 0) text += "delta ";
-        text += "kilo lima";
-      }
-      papers.push_back(
-          ::paperdb::testing::MakePaper("n" + std::to_string(d), text));
-    }
-    ASSERT_THAT(writer_->Commit(papers), IsOk());
+      if (d % 2 == 0) text += "alpha ";
+      if (d % 3 == 0) text += "bravo ";
+      if (d % 5 == 0) text += "delta ";
+      return text + "kilo lima";
+    });
   }
 };
 
 TEST_F(DenseNonEssentialPruningTest, TopTenHoldEveryWordWithFullScores) {
   const char* const query = "zulu OR alpha OR bravo OR delta";
-  const SearchHits reference = Search(query, kExhaustive);
-  ASSERT_EQ(reference.total, 2348u);
-  ASSERT_EQ(reference.top.size(), 10u);
-  for (const Mode mode : {kPrunedExact, kPruned}) {
-    SCOPED_TRACE(mode);
-    const SearchHits pruned = Search(query, mode);
-    // Past 1,000 matches (kPruned), the words are taken as independent.
-    EXPECT_NEAR(static_cast<double>(pruned.total), 2348.0,
-                mode == kPruned ? 0.01 * 2348 : 0.0);
-    ASSERT_EQ(pruned.top.size(), 10u);
-    for (size_t i = 0; i < 10; ++i) {
-      EXPECT_EQ(pruned.top[i].doc, 150 + 300 * i) << "rank " << i;
-      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
-      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
-    }
-  }
+  ExpectTopTenEvery(query, 150, 300);
+  EXPECT_EQ(Search(query, kExhaustive).total, 2348u);
+  EXPECT_EQ(Search(query, kPrunedExact).total, 2348u);
+  // Past 1,000 matches, the words are taken as independent.
+  EXPECT_NEAR(static_cast<double>(Search(query, kPruned).total), 2348.0,
+              0.01 * 2348);
 }
 
 // "zulu" alone in papers 0-399 sets the 10th score (2.36) above the
@@ -601,39 +611,19 @@ class PairedOnlyPruningTest : public PruningTest {
  protected:
   void SetUp() override {
     StoreFixture::SetUp();
-    std::vector<v1::Paper> papers;
-    for (int d = 0; d < 3200; ++d) {
+    CommitTexts(3200, [](int d) -> std::string {
+      if (d % 300 == 150) return "alpha alpha bravo bravo";
+      if (d < 400) return "zulu kilo lima mike";
       std::string text;
-      if (d % 300 == 150) {
-        text = "alpha alpha bravo bravo";
-      } else if (d < 400) {
-        text = "zulu kilo lima mike";
-      } else {
-        if (d % 2 == 0) text += "alpha ";
-        if (d % 3 == 0) text += "bravo ";
-        text += "kilo lima mike";
-      }
-      papers.push_back(
-          ::paperdb::testing::MakePaper("q" + std::to_string(d), text));
-    }
-    ASSERT_THAT(writer_->Commit(papers), IsOk());
+      if (d % 2 == 0) text += "alpha ";
+      if (d % 3 == 0) text += "bravo ";
+      return text + "kilo lima mike";
+    });
   }
 };
 
 TEST_F(PairedOnlyPruningTest, PapersOnlyTheBitsetsPairAreFound) {
-  const char* const query = "zulu OR alpha OR bravo";
-  const SearchHits reference = Search(query, kExhaustive);
-  ASSERT_EQ(reference.top.size(), 10u);
-  for (const Mode mode : {kPrunedExact, kPruned}) {
-    SCOPED_TRACE(mode);
-    const SearchHits pruned = Search(query, mode);
-    ASSERT_EQ(pruned.top.size(), 10u);
-    for (size_t i = 0; i < 10; ++i) {
-      EXPECT_EQ(pruned.top[i].doc, 150 + 300 * i) << "rank " << i;
-      EXPECT_EQ(pruned.top[i].doc, reference.top[i].doc) << "rank " << i;
-      EXPECT_NEAR(pruned.top[i].score, reference.top[i].score, 1e-9);
-    }
-  }
+  ExpectTopTenEvery("zulu OR alpha OR bravo", 150, 300);
 }
 
 // The same skew for an AND of words (TermConjunction): 1,500 short papers
