@@ -5,7 +5,7 @@
 # FTS5 and Xapian in the same run; query_service start-up time and memory;
 # gRPC load with h2load (bench/grpc_load.sh). Each engine's query set runs
 # $RUNS times (default 2) and the tables show medians. Run after
-# tools/build.sh (RelWithDebInfo). Takes 35 to 60 minutes on 2 cores, more
+# tools/build.sh (RelWithDebInfo). Takes 75 to 85 minutes on 2 cores, more
 # than half of it Xapian's ingest of 1M abstracts. A run over other $SIZES
 # writes its page to $OUT (default /tmp/paperdb-bench), not docs/, so the
 # committed page keeps all three sizes. SMOKE=1 runs a 2,000-abstract version
