@@ -37,7 +37,8 @@ struct QueryNode {
   // expanded again.
   bool expansion = false;
   // The word as typed (kTerm from a bare word), for spelling corrections and
-  // acronym expansion; empty for terms from phrases or expansions.
+  // acronym expansion; a quoted phrase's text as typed (kPhrase), for the
+  // rewrites it causes; empty for terms from phrases or expansions.
   std::string word;
   // Where the node starts in the query text, in code points (0-based).
   uint32_t position = 0;

@@ -367,10 +367,11 @@ class Expander {
       PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                AcronymOf(node->terms));
       if (acronym.has_value()) {
-        rewrites_.push_back({QueryRewrite::Kind::kAcronym,
-                             absl::StrJoin(node->terms, " "),
-                             node->position,
-                             {acronym->display}});
+        rewrites_.push_back(
+            {QueryRewrite::Kind::kAcronym,
+             node->word.empty() ? absl::StrJoin(node->terms, " ") : node->word,
+             node->position,
+             {acronym->display}});
         const uint32_t position = node->position;
         std::vector<QueryNode> alternatives;
         alternatives.push_back(std::move(*node));

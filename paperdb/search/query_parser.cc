@@ -392,6 +392,8 @@ class Parser {
     if (node.terms.size() == 1) {
       node.kind = QueryNode::Kind::kTerm;
       node.slop = 0;
+    } else {
+      node.word = std::string(phrase);  // As typed, for rewrites.
     }
     return node;
   }

@@ -231,6 +231,19 @@ TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
   EXPECT_THAT(expansions("out-of-distribution"), Contains("OOD"));
 }
 
+// A rewrite's `original` is the query's text, not its stems (found by a
+// fresh user: "reinforc learn").
+TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAPhraseShowsItAsTyped) {
+  const v1::SearchPapersResponse response =
+      Search("safe \"Reinforcement Learning\"");
+  ASSERT_GE(response.rewrites_size(), 1);
+  const v1::QueryRewrite& rewrite = response.rewrites(0);
+  EXPECT_EQ(rewrite.kind(), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
+  EXPECT_EQ(rewrite.original(), "Reinforcement Learning");
+  EXPECT_EQ(rewrite.position(), 5);
+  EXPECT_THAT(rewrite.replacements(), Contains("RL"));
+}
+
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
   const int64_t canonical = Search("dataset:CIFAR-10").total_size();
   ASSERT_GE(canonical, 1);
