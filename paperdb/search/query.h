@@ -47,6 +47,9 @@ struct QueryNode {
 struct Query {
   // A kAnd node (possibly with no children) at the top.
   QueryNode root;
+  // The query as typed (UTF-8), which the nodes' `position`s count code
+  // points in; empty for a query built in code.
+  std::string text;
   // The text did not parse as a query but is long enough to be pasted
   // prose (query_parser.h), so it was read as plain words.
   bool read_as_text = false;

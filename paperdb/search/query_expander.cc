@@ -8,6 +8,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_iterator.h"
@@ -94,12 +95,47 @@ QueryNode OrNode(std::vector<QueryNode> children, bool dismax,
   return node;
 }
 
+// The byte offset of code point `position` in `text`, or text.size() if
+// `text` is shorter. REQUIRES: valid UTF-8.
+size_t ByteOfCodePoint(absl::string_view text, uint32_t position) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < position && at < text.size(); ++i) {
+    at += static_cast<size_t>(
+        text::Utf8SequenceLength(static_cast<unsigned char>(text[at])));
+  }
+  return std::min(at, text.size());
+}
+
+// The query text from the first node's typed word through the last's,
+// stopwords and punctuation between them included ("state of the art"),
+// or the words joined by spaces when the text does not hold them where the
+// nodes say (a query built in code). REQUIRES: `nodes` not empty, each a
+// kTerm.
+std::string TypedSpan(absl::string_view text,
+                      absl::Span<const QueryNode> nodes) {
+  const QueryNode& first = nodes.front();
+  const QueryNode& last = nodes.back();
+  size_t begin = absl::string_view::npos, end = absl::string_view::npos;
+  if (!first.word.empty() && !last.word.empty()) {
+    begin = text.find(first.word, ByteOfCodePoint(text, first.position));
+    end = text.find(last.word, ByteOfCodePoint(text, last.position));
+  }
+  if (begin == absl::string_view::npos || end == absl::string_view::npos ||
+      end < begin) {
+    return absl::StrJoin(nodes, " ", [](std::string* out, const QueryNode& n) {
+      out->append(n.word.empty() ? n.terms[0] : n.word);
+    });
+  }
+  return std::string(text.substr(begin, end + last.word.size() - begin));
+}
+
 class Expander {
  public:
   Expander(const storage::Store& store, const CancelFn& cancelled)
       : store_(store), cancelled_(cancelled) {}
 
   absl::StatusOr<ExpandedQuery> Run(Query query) {
+    text_ = query.text;
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
@@ -399,12 +435,8 @@ class Expander {
         PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                  AcronymOf(words));
         if (!acronym.has_value()) continue;
-        std::vector<std::string> typed;
-        for (size_t k = i; k < i + n; ++k) {
-          typed.push_back(c[k].word.empty() ? c[k].terms[0] : c[k].word);
-        }
         rewrites_.push_back({QueryRewrite::Kind::kAcronym,
-                             absl::StrJoin(typed, " "),
+                             TypedSpan(text_, absl::MakeConstSpan(&c[i], n)),
                              c[i].position,
                              {acronym->display}});
         QueryNode all;
@@ -498,6 +530,7 @@ class Expander {
 
   const storage::Store& store_;
   const CancelFn& cancelled_;  // Outlived by the caller's.
+  std::string text_;           // The query as typed.
   size_t prefix_terms_ = 0;    // Terms all prefixes expanded to so far.
   std::vector<QueryRewrite> rewrites_;
   absl::flat_hash_map<std::string, uint32_t> dfs_;

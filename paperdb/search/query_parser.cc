@@ -732,12 +732,15 @@ absl::StatusOr<Query> ParseQuery(absl::string_view text) {
                       "QUERY_NOT_UTF8", {{"byte", absl::StrCat(*bad)}});
   }
   absl::StatusOr<Query> query = Parser(text).Parse();
+  if (query.ok()) query->text = std::string(text);
   if (query.ok() || !LooksPasted(text)) return query;
   // A pasted abstract: its brackets, quotes, dashes and colons are prose,
   // not syntax. Read it again as plain words.
   absl::StatusOr<Query> plain = Parser(AsPlainWords(text)).Parse();
   if (!plain.ok()) return query;
   plain->read_as_text = true;
+  // AsPlainWords keeps every code point's place, so positions hold.
+  plain->text = std::string(text);
   return plain;
 }
 

@@ -244,6 +244,19 @@ TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAPhraseShowsItAsTyped) {
   EXPECT_THAT(rewrite.replacements(), Contains("RL"));
 }
 
+// An unquoted run's `original` is its span of the query, stopwords
+// included (found by a fresh user: "state art" for "state of the art").
+TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAWordRunShowsItsSpanAsTyped) {
+  const v1::SearchPapersResponse response =
+      Search("forecasting (State of the  art) results");
+  ASSERT_GE(response.rewrites_size(), 1);
+  const v1::QueryRewrite& rewrite = response.rewrites(0);
+  EXPECT_EQ(rewrite.kind(), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
+  EXPECT_EQ(rewrite.original(), "State of the  art");
+  EXPECT_EQ(rewrite.position(), 13);
+  EXPECT_THAT(rewrite.replacements(), Contains("SOTA"));
+}
+
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
   const int64_t canonical = Search("dataset:CIFAR-10").total_size();
   ASSERT_GE(canonical, 1);
