@@ -496,6 +496,10 @@ class Parser {
       node.terms.push_back(std::move(tokens[0].term));
       node.word = std::string(word.substr(
           tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));
+      // Where the word itself starts ("[state" or "¿state": the 's').
+      for (size_t b = 0; b < tokens[0].start_byte; ++b) {
+        node.position += (static_cast<unsigned char>(word[b]) & 0xC0) != 0x80;
+      }
       return node;
     }
     // Several terms: the parts as a phrase, or a joined compound the

@@ -257,6 +257,17 @@ TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAWordRunShowsItsSpanAsTyped) {
   EXPECT_THAT(rewrite.replacements(), Contains("SOTA"));
 }
 
+// `position` is where `original` starts, past punctuation glued to the
+// word: code point 7 is the 's' of "¿state" after "论文 🚀 [" (论, 文, the
+// space, 🚀, the space, '[' and '¿' are one code point each).
+TEST_F(SearchLanguageE2eTest, AcronymRewriteStartsAtItsFirstWord) {
+  const v1::SearchPapersResponse response =
+      Search("论文 🚀 [¿state of the art]");
+  ASSERT_GE(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).original(), "state of the art");
+  EXPECT_EQ(response.rewrites(0).position(), 7);
+}
+
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
   const int64_t canonical = Search("dataset:CIFAR-10").total_size();
   ASSERT_GE(canonical, 1);
