@@ -42,6 +42,13 @@ struct QueryNode {
   std::string word;
   // Where the node starts in the query text, in code points (0-based).
   uint32_t position = 0;
+  // The node's words as typed, for rewrites: code points [text_begin,
+  // text_end) of Query::text, from its first word's first character to its
+  // last word's last (a quoted phrase or word with its quotes, a word
+  // without punctuation glued to it, a prefix with its '*'). Both 0 for
+  // nodes not read from the text.
+  uint32_t text_begin = 0;
+  uint32_t text_end = 0;
 };
 
 struct Query {

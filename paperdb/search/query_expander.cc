@@ -8,7 +8,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
-#include "absl/types/span.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_iterator.h"
@@ -95,44 +94,28 @@ QueryNode OrNode(std::vector<QueryNode> children, bool dismax,
   return node;
 }
 
-// The byte offset of code point `position` in `text`, or text.size() if
-// `text` is shorter. REQUIRES: valid UTF-8.
-size_t ByteOfCodePoint(absl::string_view text, uint32_t position) {
-  size_t at = 0;
-  for (uint32_t i = 0; i < position && at < text.size(); ++i) {
-    at += static_cast<size_t>(
-        text::Utf8SequenceLength(static_cast<unsigned char>(text[at])));
-  }
-  return std::min(at, text.size());
-}
-
-// The query text from the first node's typed word through the last's,
-// stopwords and punctuation between them included ("state of the art"),
-// or the words joined by spaces when the text does not hold them where the
-// nodes say (a query built in code). REQUIRES: `nodes` not empty, each a
-// kTerm.
-std::string TypedSpan(absl::string_view text,
-                      absl::Span<const QueryNode> nodes) {
-  const QueryNode& first = nodes.front();
-  const QueryNode& last = nodes.back();
-  size_t begin = absl::string_view::npos, end = absl::string_view::npos;
-  if (!first.word.empty() && !last.word.empty()) {
-    begin = text.find(first.word, ByteOfCodePoint(text, first.position));
-    end = text.find(last.word, ByteOfCodePoint(text, last.position));
-  }
-  if (begin == absl::string_view::npos || end == absl::string_view::npos ||
-      end < begin) {
-    return absl::StrJoin(nodes, " ", [](std::string* out, const QueryNode& n) {
-      out->append(n.word.empty() ? n.terms[0] : n.word);
-    });
-  }
-  return std::string(text.substr(begin, end + last.word.size() - begin));
-}
-
 class Expander {
  public:
   Expander(const storage::Store& store, const CancelFn& cancelled)
       : store_(store), cancelled_(cancelled) {}
+
+  // A rewrite of `first` through `last` (siblings, in query order): its
+  // original is their words as typed, or `fallback` for nodes not read from
+  // the query text.
+  QueryRewrite Rewrite(QueryRewrite::Kind kind, const QueryNode& first,
+                       const QueryNode& last, std::string fallback,
+                       std::vector<std::string> replacements) const {
+    QueryRewrite rewrite{kind, std::move(fallback), first.position,
+                         std::move(replacements)};
+    if (!text_.empty() && first.text_end > 0 && last.text_end > 0 &&
+        last.text_end >= first.text_begin) {
+      const size_t begin = text::ByteOffsetOfCodePoint(text_, first.text_begin);
+      const size_t end = text::ByteOffsetOfCodePoint(text_, last.text_end);
+      rewrite.original = text_.substr(begin, end - begin);
+      rewrite.position = first.text_begin;
+    }
+    return rewrite;
+  }
 
   absl::StatusOr<ExpandedQuery> Run(Query query) {
     text_ = query.text;
@@ -223,8 +206,8 @@ class Expander {
         kMaxExpandedTerms - std::min(kMaxExpandedTerms, prefix_terms_);
     found.resize(std::min({found.size(), kMaxPrefixTerms, budget}));
     prefix_terms_ += found.size();
-    QueryRewrite rewrite{
-        QueryRewrite::Kind::kPrefix, node->terms[0] + "*", node->position, {}};
+    QueryRewrite rewrite = Rewrite(QueryRewrite::Kind::kPrefix, *node, *node,
+                                   node->terms[0] + "*", {});
     std::vector<QueryNode> children;
     for (TermDf& t : found) {
       rewrite.replacements.push_back(t.term);
@@ -304,8 +287,8 @@ class Expander {
         });
     const uint32_t best = candidates[0].first;
     const uint32_t best_df = candidates[0].second.df;
-    QueryRewrite rewrite{
-        QueryRewrite::Kind::kSpelling, node.word, node.position, {}};
+    QueryRewrite rewrite =
+        Rewrite(QueryRewrite::Kind::kSpelling, node, node, node.word, {});
     for (auto& [d, t] : candidates) {
       if (d != best || out.size() >= kMaxCorrections) break;
       // A far rarer neighbour is noise ("lerning": "learn", not "len").
@@ -381,10 +364,8 @@ class Expander {
       return absl::OkStatus();
     }
     if (phrase.terms.size() == 1) phrase.kind = Kind::kTerm;
-    rewrites_.push_back({QueryRewrite::Kind::kAcronym,
-                         node.word,
-                         node.position,
-                         {std::string(parts.display)}});
+    rewrites_.push_back(Rewrite(QueryRewrite::Kind::kAcronym, node, node,
+                                node.word, {std::string(parts.display)}));
     out->push_back(std::move(phrase));
     return absl::OkStatus();
   }
@@ -403,11 +384,10 @@ class Expander {
       PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                AcronymOf(node->terms));
       if (acronym.has_value()) {
-        rewrites_.push_back(
-            {QueryRewrite::Kind::kAcronym,
-             node->word.empty() ? absl::StrJoin(node->terms, " ") : node->word,
-             node->position,
-             {acronym->display}});
+        rewrites_.push_back(Rewrite(
+            QueryRewrite::Kind::kAcronym, *node, *node,
+            node->word.empty() ? absl::StrJoin(node->terms, " ") : node->word,
+            {acronym->display}));
         const uint32_t position = node->position;
         std::vector<QueryNode> alternatives;
         alternatives.push_back(std::move(*node));
@@ -435,10 +415,15 @@ class Expander {
         PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
                                  AcronymOf(words));
         if (!acronym.has_value()) continue;
-        rewrites_.push_back({QueryRewrite::Kind::kAcronym,
-                             TypedSpan(text_, absl::MakeConstSpan(&c[i], n)),
-                             c[i].position,
-                             {acronym->display}});
+        rewrites_.push_back(Rewrite(
+            QueryRewrite::Kind::kAcronym, c[i], c[i + n - 1],
+            absl::StrJoin(c.begin() + static_cast<ptrdiff_t>(i),
+                          c.begin() + static_cast<ptrdiff_t>(i + n), " ",
+                          [](std::string* out, const QueryNode& word) {
+                            out->append(word.word.empty() ? word.terms[0]
+                                                          : word.word);
+                          }),
+            {acronym->display}));
         QueryNode all;
         all.kind = Kind::kAnd;
         all.position = c[i].position;

@@ -45,8 +45,11 @@ inline constexpr size_t kMaxConjunctionTerms = 32;
 struct QueryRewrite {
   enum class Kind { kSpelling, kAcronym, kPrefix, kDropped };
   Kind kind = Kind::kSpelling;
-  std::string original;   // The word, phrase or prefix as typed/analyzed.
-  uint32_t position = 0;  // Code point offset in the query.
+  // The word, phrase, prefix or run of words as typed (Query::text from
+  // its first word's first character to its last word's last), or the
+  // analyzed terms for a query built in code.
+  std::string original;
+  uint32_t position = 0;  // Where `original` starts, in code points.
   // What was searched instead: for spelling and prefixes, one word per
   // term as an abstract writes it, case-folded ("indicators", not the
   // stem "indic"); acronym expansions as the abstracts write them; for

@@ -373,9 +373,14 @@ class Parser {
   absl::StatusOr<QueryNode> PhraseNode(absl::string_view phrase,
                                        QueryNode node) {
     node.kind = QueryNode::Kind::kPhrase;
+    std::vector<text::AnalyzedToken> tokens =
+        text::ThreadLocalAnalyzer().Analyze(phrase);
+    // With its quotes (one code point each), as typed.
+    SetTextSpan(phrase, 0, phrase.size(), &node);
+    node.text_begin -= 1;
+    node.text_end += 1;
     uint32_t last_position = UINT32_MAX;
-    for (text::AnalyzedToken& token :
-         text::ThreadLocalAnalyzer().Analyze(phrase)) {
+    for (text::AnalyzedToken& token : tokens) {
       // A joined compound shares its first part's position: the parts
       // carry the phrase.
       if (token.position == last_position) continue;
@@ -396,6 +401,30 @@ class Parser {
       node.word = std::string(phrase);  // As typed, for rewrites.
     }
     return node;
+  }
+
+  // Sets node->text_begin and text_end to the span of `tokens` (analyzed
+  // from `part`, a view into text_): from the first token's start to the
+  // furthest token end, in code points of text_.
+  void SetTextSpan(absl::string_view part,
+                   const std::vector<text::AnalyzedToken>& tokens,
+                   QueryNode* node) const {
+    if (tokens.empty()) return;
+    size_t end = 0;
+    for (const text::AnalyzedToken& token : tokens) {
+      end = std::max(end, static_cast<size_t>(token.end_byte));
+    }
+    SetTextSpan(part, tokens.front().start_byte, end, node);
+  }
+
+  // Sets node->text_begin and text_end to bytes [begin, end) of `part`, a
+  // view into text_, in code points of text_.
+  void SetTextSpan(absl::string_view part, size_t begin, size_t end,
+                   QueryNode* node) const {
+    const size_t offset = static_cast<size_t>(part.data() - text_.data());
+    node->text_begin = text::CountCodePoints(text_.substr(0, offset + begin));
+    node->text_end = node->text_begin +
+                     text::CountCodePoints(part.substr(begin, end - begin));
   }
 
   // The end of the word at at_: the next space or quote, or a ')' that
@@ -477,6 +506,7 @@ class Parser {
       node.kind = QueryNode::Kind::kTerm;
       node.terms.push_back(std::string(word));
       node.word = std::string(word);
+      SetTextSpan(word, 0, word.size(), &node);
       return node;
     }
     if (tokens.empty()) return EmptyNode();
@@ -486,6 +516,9 @@ class Parser {
       }
       if (prefix) {
         node.kind = QueryNode::Kind::kPrefix;
+        // With its '*'s: the word ends with them.
+        SetTextSpan(text_.substr(start, end - start), tokens[0].start_byte,
+                    end - start, &node);
         const std::string folded = text::Analyzer::Fold(word.substr(
             tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));
         node.terms.push_back(folded);
@@ -496,17 +529,17 @@ class Parser {
       node.terms.push_back(std::move(tokens[0].term));
       node.word = std::string(word.substr(
           tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));
-      // Where the word itself starts ("[state" or "¿state": the 's').
-      for (size_t b = 0; b < tokens[0].start_byte; ++b) {
-        node.position += (static_cast<unsigned char>(word[b]) & 0xC0) != 0x80;
-      }
+      SetTextSpan(word, tokens, &node);
       return node;
     }
     // Several terms: the parts as a phrase, or a joined compound the
     // analyzer gives at the first part's position ("resnet18").
+    SetTextSpan(word, tokens, &node);
     QueryNode phrase;
     phrase.kind = QueryNode::Kind::kPhrase;
     phrase.position = node.position;
+    phrase.text_begin = node.text_begin;
+    phrase.text_end = node.text_end;
     std::vector<QueryNode> joined;
     uint32_t last_position = UINT32_MAX;
     for (text::AnalyzedToken& token : tokens) {
@@ -514,6 +547,8 @@ class Parser {
         QueryNode term;
         term.terms.push_back(std::move(token.term));
         term.position = node.position;
+        term.text_begin = node.text_begin;
+        term.text_end = node.text_end;
         joined.push_back(std::move(term));
         continue;
       }

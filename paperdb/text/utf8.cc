@@ -132,6 +132,21 @@ int Utf8SequenceLength(unsigned char lead) {
   return 1;
 }
 
+uint32_t CountCodePoints(absl::string_view text) {
+  uint32_t n = 0;
+  for (const char c : text) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  return n;
+}
+
+size_t ByteOffsetOfCodePoint(absl::string_view text, uint32_t index) {
+  size_t at = 0;
+  for (uint32_t i = 0; i < index && at < text.size(); ++i) {
+    at += static_cast<size_t>(
+        Utf8SequenceLength(static_cast<unsigned char>(text[at])));
+  }
+  return std::min(at, text.size());
+}
+
 bool IsAscii(absl::string_view text) {
   size_t i = 0;
   for (; i + 8 <= text.size(); i += 8) {

@@ -24,6 +24,15 @@ bool IsAscii(absl::string_view text);
 // byte that cannot start one.
 int Utf8SequenceLength(unsigned char lead);
 
+// Number of code points in `text`: the bytes that do not continue a
+// sequence (not 10xxxxxx). REQUIRES: `text` is valid UTF-8.
+uint32_t CountCodePoints(absl::string_view text);
+
+// The byte offset where code point `index` of `text` starts, or text.size()
+// if `text` has no more than `index` code points. REQUIRES: `text` is
+// valid UTF-8.
+size_t ByteOffsetOfCodePoint(absl::string_view text, uint32_t index);
+
 // `text` without leading and trailing Unicode white space (the White_Space
 // property: ASCII spaces and tabs, NBSP, U+3000 IDEOGRAPHIC SPACE, ...).
 // REQUIRES: `text` is valid UTF-8.

@@ -77,5 +77,20 @@ TEST(OffsetConverterTest, CountsCodePointsAndUtf16Units) {
   EXPECT_EQ(converter.Convert(11).utf16, 6u);
 }
 
+TEST(CodePointsTest, CountsAndLocatesCodePoints) {
+  // 'a' (1 byte), 论 (3), 🚀 (4), 'b' (1).
+  const std::string text =
+      "a\xE8\xAE\xBA\xF0\x9F\x9A\x80"
+      "b";
+  EXPECT_EQ(CountCodePoints(text), 4u);
+  EXPECT_EQ(CountCodePoints(""), 0u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 0), 0u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 1), 1u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 2), 4u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 3), 8u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 4), 9u);
+  EXPECT_EQ(ByteOffsetOfCodePoint(text, 99), 9u);
+}
+
 }  // namespace
 }  // namespace paperdb::text

@@ -231,41 +231,54 @@ TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
   EXPECT_THAT(expansions("out-of-distribution"), Contains("OOD"));
 }
 
-// A rewrite's `original` is the query's text, not its stems (found by a
-// fresh user: "reinforc learn").
-TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAPhraseShowsItAsTyped) {
-  const v1::SearchPapersResponse response =
-      Search("safe \"Reinforcement Learning\"");
-  ASSERT_GE(response.rewrites_size(), 1);
-  const v1::QueryRewrite& rewrite = response.rewrites(0);
-  EXPECT_EQ(rewrite.kind(), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
-  EXPECT_EQ(rewrite.original(), "Reinforcement Learning");
-  EXPECT_EQ(rewrite.position(), 5);
-  EXPECT_THAT(rewrite.replacements(), Contains("RL"));
-}
-
-// An unquoted run's `original` is its span of the query, stopwords
-// included (found by a fresh user: "state art" for "state of the art").
-TEST_F(SearchLanguageE2eTest, AcronymRewriteOfAWordRunShowsItsSpanAsTyped) {
-  const v1::SearchPapersResponse response =
-      Search("forecasting (State of the  art) results");
-  ASSERT_GE(response.rewrites_size(), 1);
-  const v1::QueryRewrite& rewrite = response.rewrites(0);
-  EXPECT_EQ(rewrite.kind(), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
-  EXPECT_EQ(rewrite.original(), "State of the  art");
-  EXPECT_EQ(rewrite.position(), 13);
-  EXPECT_THAT(rewrite.replacements(), Contains("SOTA"));
-}
-
-// `position` is where `original` starts, past punctuation glued to the
-// word: code point 7 is the 's' of "¿state" after "论文 🚀 [" (论, 文, the
-// space, 🚀, the space, '[' and '¿' are one code point each).
-TEST_F(SearchLanguageE2eTest, AcronymRewriteStartsAtItsFirstWord) {
-  const v1::SearchPapersResponse response =
-      Search("论文 🚀 [¿state of the art]");
-  ASSERT_GE(response.rewrites_size(), 1);
-  EXPECT_EQ(response.rewrites(0).original(), "state of the art");
-  EXPECT_EQ(response.rewrites(0).position(), 7);
+// A rewrite's `original` is the query's text as typed, from its first
+// word's first character to its last word's last, and `position` the code
+// point where it starts: not stems ("reinforc learn", a fresh user), not
+// content words only ("state art"), not the punctuation before it, not the
+// lower-cased operators of a query read as text (a hostile tester).
+TEST_F(SearchLanguageE2eTest, RewriteOriginalIsTheQueryTextAtItsPosition) {
+  const std::string pasted =
+      "we study a problem in the wild ( with stray brackets and \"quotes "
+      "that never close and more words here to pad it out past the limit "
+      "of twenty four words ";
+  struct Case {
+    std::string query;
+    v1::QueryRewrite::Kind kind;
+    std::string original;
+    int position;
+  };
+  const std::vector<Case> cases = {
+      {"safe \"Reinforcement Learning\"",
+       v1::QueryRewrite::KIND_ACRONYM_EXPANSION, "\"Reinforcement Learning\"",
+       5},
+      {"forecasting (State of the  art) results",
+       v1::QueryRewrite::KIND_ACRONYM_EXPANSION, "State of the  art", 13},
+      // 论, 文, 🚀, the spaces, '[' and '¿' are one code point each.
+      {"论文 🚀 [¿state of the art]", v1::QueryRewrite::KIND_ACRONYM_EXPANSION,
+       "state of the art", 7},
+      {"reinforcement-learning", v1::QueryRewrite::KIND_ACRONYM_EXPANSION,
+       "reinforcement-learning", 0},
+      {"\"reinforcement\" learning", v1::QueryRewrite::KIND_ACRONYM_EXPANSION,
+       "\"reinforcement\" learning", 0},
+      {"[RL]", v1::QueryRewrite::KIND_ACRONYM_EXPANSION, "RL", 1},
+      {pasted + "REINFORCEMENT LEARNING",
+       v1::QueryRewrite::KIND_ACRONYM_EXPANSION, "REINFORCEMENT LEARNING", 152},
+      {"(watermark*)", v1::QueryRewrite::KIND_PREFIX_EXPANSION, "watermark*",
+       1},
+      {"[indicatros] forecasting", v1::QueryRewrite::KIND_SPELLING_CORRECTION,
+       "indicatros", 1},
+  };
+  for (const Case& c : cases) {
+    const v1::SearchPapersResponse response = Search(c.query);
+    bool found = false;
+    for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+      if (rewrite.kind() != c.kind) continue;
+      found = true;
+      EXPECT_EQ(rewrite.original(), c.original) << c.query;
+      EXPECT_EQ(rewrite.position(), c.position) << c.query;
+    }
+    EXPECT_TRUE(found) << c.query;
+  }
 }
 
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
