@@ -999,13 +999,16 @@ class Evaluation {
 
 // The fallback of a conjunction that matched nothing: any of its scored
 // children, with its filters and exclusions still required. Returns false
-// if there is nothing to fall back to (fewer than two scored children).
+// if there is nothing to fall back to (fewer than two scored words or
+// phrases).
 bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
   if (root.kind != Kind::kAnd) return false;
   QueryNode any;
   any.kind = Kind::kOr;
   out->kind = Kind::kAnd;
   out->children.clear();
+  size_t units = 0;   // Scored words and phrases in groups.
+  size_t groups = 0;  // Groups of words with their acronym.
   for (const QueryNode& child : root.children) {
     if (child.excluded || child.kind == Kind::kField) {
       out->children.push_back(child);
@@ -1013,13 +1016,14 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
                !child.children.empty() &&
                child.children[0].kind == Kind::kAnd) {
       // Words the expander grouped with their acronym ("spiking neural
-      // networks" OR "snn") count one by one, and the acronym too.
-      for (const QueryNode& word : child.children[0].children) {
-        any.children.push_back(word);
-      }
-      for (size_t i = 1; i < child.children.size(); ++i) {
-        any.children.push_back(child.children[i]);
-      }
+      // networks" OR "snn") count one by one, summed, against the acronym:
+      // the better of the two, as in a full match, so that a paper holding
+      // some of the words scores no more than one holding them all.
+      QueryNode group = child;
+      group.children[0].kind = Kind::kOr;
+      units += group.children[0].children.size();
+      ++groups;
+      any.children.push_back(std::move(group));
     } else if (split_words && child.kind == Kind::kOr && child.dismax &&
                !child.expansion && !child.children.empty() &&
                child.children[0].kind == Kind::kPhrase &&
@@ -1045,7 +1049,8 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
       any.children.push_back(child);
     }
   }
-  if (any.children.size() < 2) return false;
+  units += any.children.size() - groups;
+  if (units < 2) return false;
   out->children.push_back(std::move(any));
   return true;
 }
