@@ -93,6 +93,14 @@ absl::StatusOr<std::unique_ptr<QueryEngine>> QueryEngine::Open(
   return std::unique_ptr<QueryEngine>(new QueryEngine(std::move(store)));
 }
 
+absl::Status QueryEngine::Available() const {
+  if (!store_->replaced()) return absl::OkStatus();
+  return absl::UnavailableError(absl::StrCat(
+      "store ", store_->path(),
+      " was removed or replaced since query_service opened it; restart "
+      "query_service to serve the new one"));
+}
+
 absl::Status QueryEngine::CatchUp() {
   // An idle writer is the usual case: then take no lock at all, since even a
   // try-lock loop ends by waiting in line, holding back every new request

@@ -42,6 +42,12 @@ class QueryEngine {
   // Applies the writer's changes made since the last catch-up.
   absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(mu_);
 
+  // OK while the engine can answer; UNAVAILABLE, naming the store, once a
+  // catch-up found it removed or recreated at its path: what the engine
+  // holds is then the old store's data, and only a restart serves the new
+  // one.
+  absl::Status Available() const;
+
   // Starts a thread that calls CatchUp() every `interval` and reports each
   // outcome to `on_result` (for health reporting); stopped by the destructor.
   void StartCatchUpLoop(absl::Duration interval,

@@ -2,23 +2,26 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
 
 namespace paperdb::query {
 
 using rpc::ToGrpcStatus;
 
-absl::Status QueryServiceImpl::Authorize(
-    const grpc::ServerContext& context) const {
-  if (options_.authenticator == nullptr) return absl::OkStatus();
-  return options_.authenticator->Authorize(context, rpc::Scope::kRead);
+absl::Status QueryServiceImpl::Admit(const grpc::ServerContext& context) const {
+  if (options_.authenticator != nullptr) {
+    PAPERDB_RETURN_IF_ERROR(
+        options_.authenticator->Authorize(context, rpc::Scope::kRead));
+  }
+  return engine_->Available();
 }
 
 grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
                                         const v1::GetPaperRequest* request,
                                         v1::Paper* response) {
-  if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return ToGrpcStatus(auth);
+  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
+    return ToGrpcStatus(admitted);
   }
   absl::StatusOr<v1::Paper> paper = engine_->GetPaper(request->name());
   if (!paper.ok()) return ToGrpcStatus(paper.status());
@@ -29,8 +32,8 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
 grpc::Status QueryServiceImpl::BatchGetPapers(
     grpc::ServerContext* context, const v1::BatchGetPapersRequest* request,
     v1::BatchGetPapersResponse* response) {
-  if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return ToGrpcStatus(auth);
+  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
+    return ToGrpcStatus(admitted);
   }
   return ToGrpcStatus(engine_->BatchGetPapers(*request, response));
 }
@@ -38,8 +41,8 @@ grpc::Status QueryServiceImpl::BatchGetPapers(
 grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* context,
                                           const v1::ListPapersRequest* request,
                                           v1::ListPapersResponse* response) {
-  if (absl::Status auth = Authorize(*context); !auth.ok()) {
-    return ToGrpcStatus(auth);
+  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
+    return ToGrpcStatus(admitted);
   }
   return ToGrpcStatus(engine_->ListPapers(*request, response));
 }
@@ -68,8 +71,8 @@ grpc::Status QueryServiceImpl::WithSearchLimit(
     const grpc::ServerContext& context, absl::string_view what,
     absl::string_view hint,
     const std::function<absl::Status(const search::CancelFn&)>& call) {
-  if (absl::Status auth = Authorize(context); !auth.ok()) {
-    return ToGrpcStatus(auth);
+  if (absl::Status admitted = Admit(context); !admitted.ok()) {
+    return ToGrpcStatus(admitted);
   }
   // A sync server's IsCancelled() polls the call's completion queue, a
   // futex wait that cost a third of a small search's time under load

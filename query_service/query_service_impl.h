@@ -50,8 +50,10 @@ class QueryServiceImpl final : public v1::QueryService::Service {
                              v1::SimilarPapersResponse* response) override;
 
  private:
-  absl::Status Authorize(const grpc::ServerContext& context) const;
-  // Authorizes, then runs `call` with a cancel function that fires when
+  // The caller's authorization, then whether the engine can answer
+  // (QueryEngine::Available()).
+  absl::Status Admit(const grpc::ServerContext& context) const;
+  // Admits, then runs `call` with a cancel function that fires when
   // the client leaves or --max_search_ms passes; the latter becomes
   // DEADLINE_EXCEEDED naming `what` ("search") and ending with `hint`.
   grpc::Status WithSearchLimit(

@@ -533,6 +533,7 @@ absl::Status Store::CatchUpLocked() {
   // recreated at the same path: it would keep serving the old one.
   if (ReadIdentity(path_) != identity_) {
     CloseInstance(&pending_);
+    replaced_.store(true, std::memory_order_release);
     return absl::FailedPreconditionError(
         absl::StrCat("store ", path_,
                      " was removed or replaced since it was opened; "

@@ -146,6 +146,12 @@ class Store {
   // instance still serving.
   absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
 
+  // Secondary only (false on a primary): true once CatchUp() found the
+  // store at path() removed or recreated. The instance still reads the old
+  // data, which is no longer the store's: callers should refuse to answer
+  // from it.
+  bool replaced() const { return replaced_.load(std::memory_order_acquire); }
+
   // Secondary only (false on a primary): whether the writer may have changed
   // anything since the store was opened or last caught up successfully:
   // its write-ahead logs, MANIFEST or CURRENT file changed size or name.
@@ -236,6 +242,7 @@ class Store {
   std::string secondary_path_;  // Secondary: its own files.
   // Secondary: PrimaryFingerprint() (store.cc) when db_ was opened.
   std::string fingerprint_;
+  std::atomic<bool> replaced_{false};  // See replaced().
   absl::Mutex catch_up_mu_;  // Serializes CatchUp() and PrepareCatchUp().
   // Secondary: PrimaryChangeStamp() (store.cc) taken at the start of the
   // last successful CatchUp(); empty before the first.

@@ -432,11 +432,13 @@ TEST_F(StoreTest, SecondaryNoticesTheStoreWasReplaced) {
   ASSERT_THAT(reader, IsOk());
   ASSERT_THAT((*reader)->CatchUp(), IsOk());
 
+  EXPECT_FALSE((*reader)->replaced());
   std::filesystem::remove_all(db());
   { ASSERT_THAT(Store::OpenPrimary(db()), IsOk()); }
 
   EXPECT_THAT((*reader)->CatchUp(),
               StatusIs(absl::StatusCode::kFailedPrecondition));
+  EXPECT_TRUE((*reader)->replaced());
 }
 
 TEST_F(StoreTest, IteratorVisitsKeysInOrder) {

@@ -185,4 +185,41 @@ wait "$IS_PID" || fail "ingest_service exit status $? after SIGTERM"
 IS_PID=""
 out=$("$INGEST" verify --db="$WORK/served") || fail "verify served: $out"
 grep -q ': 0 files, 0 papers, .* 0 problems$' <<<"$out" || fail "verify served: $out"
+
+# A store removed and recreated under a running query_service: health turns
+# NOT_SERVING, and calls get UNAVAILABLE instead of the old store's papers.
+: >"$WORK/qs2.log"
+PAPERDB_CATCH_UP_INTERVAL_MS=100 "$QUERY" --db="$WORK/one" --listen=127.0.0.1:0 \
+  2>"$WORK/qs2.log" &
+QS_PID=$!
+port=""
+for _ in $(seq 100); do
+  port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$WORK/qs2.log")
+  [[ -n "$port" ]] && break
+  sleep 0.1
+done
+[[ -n "$port" ]] || fail "query_service on one did not start: $(cat "$WORK/qs2.log")"
+ADDR=127.0.0.1:$port
+out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers -d '{"query": "sparse graphs"}')
+grep -q '"totalSize": "1"' <<<"$out" || fail "search before the store was replaced: $out"
+rm -rf "$WORK/one"
+printf 'ICLR 2024 paper list\n\nAnother abstract about dense trees.\n' > "$WORK/two.txt"
+"$INGEST" --db="$WORK/one" "$WORK/two.txt" > /dev/null || fail "ingest into the new store"
+for _ in $(seq 50); do
+  out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check 2>&1) || true
+  grep -q '"status": "NOT_SERVING"' <<<"$out" && break
+  sleep 0.1
+done
+grep -q '"status": "NOT_SERVING"' <<<"$out" || fail "health after the store was replaced: $out"
+set +e
+"$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers -d '{"query": "sparse graphs"}' \
+  2>"$WORK/err.txt"
+status=$?
+set -e
+[[ $status -eq 1 ]] && grep -q 'Code: Unavailable' "$WORK/err.txt" \
+  && grep -q 'was removed or replaced since query_service opened it' "$WORK/err.txt" \
+  || fail "search of a replaced store: $(cat "$WORK/err.txt")"
+kill -TERM "$QS_PID"
+wait "$QS_PID" || true
+QS_PID=""
 echo "cli smoke test passed"
