@@ -166,7 +166,8 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   if (i == lines.size()) {
     return InputError(
         file_name, 1, base,
-        "empty file: expected a header like 'ICLR 2024 论文列表'");
+        "file is empty but for white space; expected a header line such as "
+        "\"ICLR 2024 paper list\"");
   }
   if (!ParseHeader(lines[i].text, &list.venue, &list.year)) {
     return InputError(file_name, lines[i].number, lines[i].offset,

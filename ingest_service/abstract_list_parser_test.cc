@@ -184,7 +184,9 @@ TEST(AbstractListParserTest, NulByteIsRejected) {
 
 TEST(AbstractListParserTest, EmptyFileIsRejectedAndHeaderAloneHasNoAbstracts) {
   EXPECT_THAT(ParseAbstractList("e.txt", " \n\n"),
-              StatusIs(absl::StatusCode::kInvalidArgument));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("e.txt: line 1, byte 0: file is empty but "
+                                 "for white space; expected a header line")));
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("h.txt", "ICLR 2024 论文列表\n");
   ASSERT_THAT(list, IsOk());

@@ -182,8 +182,8 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
     return WithReason(
         WithField(absl::InvalidArgumentError(absl::StrCat(
                       file_name,
-                      ": file is empty; expected a header line such "
-                      "as \"ICLR 2024 paper list\"")),
+                      ": line 1, byte 0: file is empty; expected a header "
+                      "line such as \"ICLR 2024 paper list\"")),
                   "content"),
         "EMPTY_FILE");
   }

@@ -222,7 +222,7 @@ TEST_F(IngesterTest, FilesOverTheLimitsAreRejectedWhole) {
                                  "paragraphs, more than the limit of 3")));
   EXPECT_THAT(ingester.IngestContent("empty.txt", ""),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("empty.txt: file is empty")));
+                       HasSubstr("empty.txt: line 1, byte 0: file is empty;")));
   EXPECT_EQ(writer_->stats().doc_count(), 0u);
 }
 

@@ -58,8 +58,12 @@ absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
   }
   absl::string_view id = name;
   if (absl::StartsWith(id, "papers/")) id.remove_prefix(7);
-  if (id.empty()) {
+  if (name.empty()) {
     return absl::InvalidArgumentError("name is required, as \"papers/{id}\"");
+  }
+  if (id.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "name '", name, "' has no paper id: expected \"papers/{id}\""));
   }
   if (absl::StrContains(id, '/')) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -479,6 +483,12 @@ absl::Status QueryEngine::SimilarPapers(
       if (text::FindInvalidUtf8(request.text()).has_value()) {
         return WithField(absl::InvalidArgumentError("text is not valid UTF-8"),
                          "text");
+      }
+      if (text::StripUnicodeWhitespace(request.text()).empty()) {
+        return WithField(
+            absl::InvalidArgumentError(
+                "text is empty: give the text to find similar papers to"),
+            "text");
       }
       text = request.text();
       break;

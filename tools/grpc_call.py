@@ -22,6 +22,7 @@ import argparse
 import importlib.util
 import json
 import os
+import signal
 import sys
 import tempfile
 
@@ -123,6 +124,8 @@ def describe(pool, symbol):
 
 
 def main():
+    # Output piped into `head` ends quietly, as other command-line tools do.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("address", help="host:port of a plaintext gRPC server")
     parser.add_argument("verb", choices=["list", "describe", "call"])

@@ -192,7 +192,7 @@ TEST_F(IngestServiceE2eTest, HostileFilesGetClearErrorsAndStoreNothing) {
        "nul.txt: line 3, byte 23: contains a NUL byte"},
       {"utf8.txt", "ICLR 2024 paper list\n\nBad \xC3( byte.\n",
        "utf8.txt: line 3, byte 26: not valid UTF-8"},
-      {"empty.txt", "", "empty.txt: file is empty"},
+      {"empty.txt", "", "empty.txt: line 1, byte 0: file is empty;"},
       {"noheader.txt", "Just text.\n\nMore text.\n",
        "noheader.txt: line 1, byte 0: no header"},
       {"ctl\x01.txt", "ICLR 2024 paper list\n\nFine.\n",

@@ -509,6 +509,16 @@ TEST_F(SearchLanguageE2eTest, SimilarPapersByIdAndByText) {
   v1::SimilarPapersResponse bad;
   EXPECT_EQ(query_->SimilarPapers(&bad_context, empty, &bad).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
+  // Text set but blank: nothing to be similar to (found by a fresh user:
+  // OK with no results, where no text at all is INVALID_ARGUMENT).
+  grpc::ClientContext blank_context;
+  SetDeadline(&blank_context);
+  v1::SimilarPapersRequest blank;
+  blank.set_text(" \n");
+  const grpc::Status blank_status =
+      query_->SimilarPapers(&blank_context, blank, &bad);
+  EXPECT_EQ(blank_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(blank_status.error_message(), HasSubstr("text is empty"));
   grpc::ClientContext missing_context;
   SetDeadline(&missing_context);
   v1::SimilarPapersRequest missing;
