@@ -60,6 +60,9 @@ struct Query {
   // The text did not parse as a query but is long enough to be pasted
   // prose (query_parser.h), so it was read as plain words.
   bool read_as_text = false;
+  // The terms of words, phrases and filters past the first kMaxClauses
+  // (query_parser.h), which the query leaves out.
+  std::vector<std::string> unread;
 
   // True if nothing is required (empty, only stopwords, only exclusions).
   bool MatchesNothing() const;

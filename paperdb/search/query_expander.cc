@@ -119,6 +119,11 @@ class Expander {
 
   absl::StatusOr<ExpandedQuery> Run(Query query) {
     text_ = query.text;
+    if (!query.unread.empty()) {
+      rewrites_.push_back(
+          {QueryRewrite::Kind::kDropped, "", 0, std::move(query.unread)});
+      query.unread.clear();
+    }
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));

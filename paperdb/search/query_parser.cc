@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "paperdb/common/error_details.h"
 #include "paperdb/index/field_keys.h"
 #include "paperdb/text/analyzer.h"
@@ -131,10 +132,33 @@ class Parser {
     } else if (!IsEmpty(*node)) {
       query.root.children.push_back(*std::move(node));
     }
+    query.unread = std::move(unread_);
     return query;
   }
 
  private:
+  // Appends the terms of `node` (a phrase's joined by spaces, a filter as
+  // field:value) to `out`.
+  static void AppendTerms(const QueryNode& node,
+                          std::vector<std::string>* out) {
+    switch (node.kind) {
+      case QueryNode::Kind::kTerm:
+      case QueryNode::Kind::kPrefix:
+        out->push_back(node.terms[0]);
+        return;
+      case QueryNode::Kind::kPhrase:
+        out->push_back(absl::StrJoin(node.terms, " "));
+        return;
+      case QueryNode::Kind::kField:
+        out->push_back(absl::StrCat(node.field, ":", node.value));
+        return;
+      case QueryNode::Kind::kAnd:
+      case QueryNode::Kind::kOr:
+        for (const QueryNode& child : node.children) AppendTerms(child, out);
+        return;
+    }
+  }
+
   static bool IsEmpty(const QueryNode& node) {
     return (node.kind == QueryNode::Kind::kAnd ||
             node.kind == QueryNode::Kind::kOr) &&
@@ -251,7 +275,10 @@ class Parser {
       absl::StatusOr<QueryNode> unary = ParseUnary(depth);
       if (!unary.ok()) return unary.status();
       if (IsEmpty(*unary)) continue;
-      if (leaves_ >= kMaxClauses) continue;
+      if (leaves_ >= kMaxClauses) {
+        AppendTerms(*unary, &unread_);
+        continue;
+      }
       ++leaves_;
       AddChild(*std::move(unary), &node);
     }
@@ -672,6 +699,7 @@ class Parser {
   // glued to a word closes one of them as text, not a group.
   size_t glued_open_ = 0;
   size_t leaves_ = 0;
+  std::vector<std::string> unread_;  // Past kMaxClauses leaves.
 };
 
 void CollectInto(const QueryNode& node, std::vector<MatchUnit>* units) {

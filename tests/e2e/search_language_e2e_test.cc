@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/service_fixture.h"
@@ -301,6 +302,31 @@ TEST_F(SearchLanguageE2eTest, AcronymGroupScoresTheSameInTheFallback) {
   for (const v1::TermScore& term : any.results(0).explanation()) {
     EXPECT_NE(term.term(), "snn");
   }
+}
+
+// Words past the 256th are left out, and `rewrites` says which (found by a
+// fresh user: 259 unknown words and then "forecasting" found nothing, with
+// no rewrite saying why).
+TEST_F(SearchLanguageE2eTest, WordsPastTheLimitAreListedAsDropped) {
+  std::string query;
+  for (int i = 0; i < 256; ++i) {
+    // Distinct four-letter words no paper holds: "qaaa", "qaab", ...
+    absl::StrAppend(&query,
+                    std::string{'q', static_cast<char>('a' + i / 26 % 26),
+                                static_cast<char>('a' + i / 26 / 26),
+                                static_cast<char>('a' + i % 26)},
+                    " ");
+  }
+  query += "forecasting";
+  const v1::SearchPapersResponse response = Search(query);
+  bool listed = false;
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    if (rewrite.kind() != v1::QueryRewrite::KIND_TERMS_DROPPED) continue;
+    for (const std::string& term : rewrite.replacements()) {
+      listed |= term == "forecast";
+    }
+  }
+  EXPECT_TRUE(listed);
 }
 
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
