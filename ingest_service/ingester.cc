@@ -185,7 +185,8 @@ absl::StatusOr<PreparedFile> Ingester::Prepare(
                       ": line 1, byte 0: file is empty; expected a header "
                       "line such as \"ICLR 2024 paper list\"")),
                   "content"),
-        "EMPTY_FILE");
+        "EMPTY_FILE",
+        {{"file_name", std::string(file_name)}, {"line", "1"}, {"byte", "0"}});
   }
   PAPERDB_ASSIGN_OR_RETURN(const ParsedAbstractList list,
                            ParseAbstractList(file_name, content));

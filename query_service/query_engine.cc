@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -64,6 +65,12 @@ absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
   if (id.empty()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "name '", name, "' has no paper id: expected \"papers/{id}\""));
+  }
+  if (text::FindInvalidUtf8(name).has_value() ||
+      text::ContainsControlCharacter(name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "name '", absl::CHexEscape(name),
+        "' is malformed: it holds a control character or invalid UTF-8"));
   }
   if (absl::StrContains(id, '/')) {
     return absl::InvalidArgumentError(absl::StrCat(

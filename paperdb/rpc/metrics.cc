@@ -106,9 +106,12 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
  private:
   // The call's code as its client saw it. A call whose deadline passed, or
   // whose client cancelled it, before its request arrived is answered by
-  // gRPC's sync server with INTERNAL ("No payload") without running the
-  // handler; the client has its own DEADLINE_EXCEEDED or CANCELLED (as it
-  // does whenever the call ends past its deadline or cancelled).
+  // gRPC's sync server with INTERNAL "No payload" (proto_utils.h) without
+  // running the handler; the client has its own DEADLINE_EXCEEDED or
+  // CANCELLED. The server learns of the cancellation on another thread, so
+  // IsCancelled() may still be false here: "No payload" before the deadline
+  // counts as CANCELLED. (A client that half-closes without sending a
+  // request, which no gRPC library does, is counted CANCELLED too.)
   grpc::StatusCode CodeOf(const grpc::Status& status) const {
     const grpc::StatusCode code = status.error_code();
     const grpc::ServerContextBase* context = info_->server_context();
@@ -116,7 +119,10 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
     if (context->deadline() <= std::chrono::system_clock::now()) {
       return grpc::StatusCode::DEADLINE_EXCEEDED;
     }
-    return context->IsCancelled() ? grpc::StatusCode::CANCELLED : code;
+    if (status.error_message() == "No payload" || context->IsCancelled()) {
+      return grpc::StatusCode::CANCELLED;
+    }
+    return code;
   }
 
   grpc::experimental::ServerRpcInfo* const info_;

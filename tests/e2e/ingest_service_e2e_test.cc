@@ -230,6 +230,24 @@ TEST_F(IngestServiceE2eTest, MalformedFileErrorNamesLineAndByteInDetails) {
   EXPECT_EQ(bad_request.field_violations(0).field(), "content");
 }
 
+// An empty file's details name the file, line and byte like any malformed
+// file's (a hostile tester: EMPTY_FILE had none).
+TEST_F(IngestServiceE2eTest, EmptyFileErrorNamesLineAndByteInDetails) {
+  v1::IngestFileResponse response;
+
+  const grpc::Status status = IngestOverGrpc("empty.txt", "", &response);
+
+  ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "EMPTY_FILE");
+  EXPECT_EQ(info.metadata().at("file_name"), "empty.txt");
+  EXPECT_EQ(info.metadata().at("line"), "1");
+  EXPECT_EQ(info.metadata().at("byte"), "0");
+}
+
 TEST_F(IngestServiceE2eTest, BomCrlfCrOnlyAndOtherHeadersAreAccepted) {
   struct Case {
     std::string name;

@@ -167,6 +167,11 @@ TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
             "papers/iclr2024-0000000000000000", grpc::StatusCode::NOT_FOUND},
         {"", grpc::StatusCode::INVALID_ARGUMENT},
         {"papers/", grpc::StatusCode::INVALID_ARGUMENT},
+        // A control character is no paper's (a hostile tester: NOT_FOUND,
+        // the byte echoed raw).
+        {std::string("papers/\0", 8), grpc::StatusCode::INVALID_ARGUMENT},
+        {"papers/iclr2024-0000000000000000\n",
+         grpc::StatusCode::INVALID_ARGUMENT},
         {"papers/a/b", grpc::StatusCode::INVALID_ARGUMENT}}) {
     grpc::ClientContext context;
     SetDeadline(&context);
