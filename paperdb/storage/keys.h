@@ -11,6 +11,7 @@
 //                                               (posting_block.h)
 //   "terms"        term                         varint32 document frequency
 //   "sources"      file name (a label)          paperdb.storage.v1.SourceRecord
+//   every family   kBatchStampKey               8 bytes: the last batch's stamp
 //
 // doc_id is the dense internal number postings use, assigned in ingest order
 // from 0 and never reused: a deleted paper's number stays unused, and a
@@ -52,6 +53,15 @@ const char* ColumnName(Column column);
 
 inline constexpr absl::string_view kSchemaVersionKey = "schema_version";
 inline constexpr absl::string_view kStatsKey = "stats";
+
+// Every WriteBatch puts one fresh random stamp under this key in every
+// family, so that a reader can tell whether it sees every family at the same
+// write (Store::CatchUp()). It sorts after every other key (0xFF never occurs
+// in UTF-8, and paper keys are 4 bytes), and StoreIterator skips it. Stores
+// written before it have no stamps, which agree.
+inline constexpr absl::string_view kBatchStampKey =
+    "\xff\xff\xff\xff\xff"
+    "batch_stamp";
 
 // The 4-byte big-endian key of paper `doc_id`.
 std::string PaperKey(uint32_t doc_id);

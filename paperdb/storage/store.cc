@@ -8,11 +8,15 @@
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
+#include "absl/random/random.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/rocksdb_status.h"
 #include "rocksdb/db.h"
@@ -43,6 +47,36 @@ rocksdb::ColumnFamilyOptions ColumnOptions() {
   options.table_factory = kFactory;
   options.compression = rocksdb::kLZ4Compression;
   return options;
+}
+
+// OK if every family of `db` holds the same batch stamp (or none); ABORTED
+// naming each family's stamp otherwise; INTERNAL on read errors.
+absl::Status CheckBatchStamps(
+    rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
+    const std::string& path) {
+  std::vector<std::string> stamps(handles.size());
+  for (size_t i = 0; i < handles.size(); ++i) {
+    const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), handles[i],
+                                      ToSlice(kBatchStampKey), &stamps[i]);
+    if (s.IsNotFound()) {
+      stamps[i].clear();
+    } else if (!s.ok()) {
+      return FromRocksDbStatus(s, "reading batch stamps");
+    }
+  }
+  if (std::all_of(stamps.begin(), stamps.end(),
+                  [&](const std::string& s) { return s == stamps[0]; })) {
+    return absl::OkStatus();
+  }
+  std::vector<std::string> named;
+  for (size_t i = 0; i < stamps.size(); ++i) {
+    named.push_back(absl::StrCat(
+        ColumnName(static_cast<Column>(i)), " at ",
+        stamps[i].empty() ? "none" : absl::BytesToHexString(stamps[i])));
+  }
+  return absl::AbortedError(absl::StrCat(
+      "store ", path, ": its column families show different writes (",
+      absl::StrJoin(named, ", "), "), a partial view of the writer's work"));
 }
 
 // The unique id RocksDB writes when it creates a database ("" if absent).
@@ -175,7 +209,17 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
 }  // namespace
 
 WriteBatch::WriteBatch(const Store& store)
-    : store_(&store), rep_(std::make_unique<rocksdb::WriteBatch>()) {}
+    : store_(&store), rep_(std::make_unique<rocksdb::WriteBatch>()) {
+  if (store.secondary_) return;  // Write() refuses the batch.
+  const uint64_t random = absl::Uniform<uint64_t>(absl::BitGen());
+  std::string stamp(sizeof(random), '\0');
+  for (size_t i = 0; i < sizeof(random); ++i) {
+    stamp[i] = static_cast<char>(random >> (8 * i));
+  }
+  for (int i = 0; i < kColumnCount; ++i) {
+    Put(static_cast<Column>(i), kBatchStampKey, stamp);
+  }
+}
 WriteBatch::~WriteBatch() = default;
 
 void WriteBatch::Put(Column column, absl::string_view key,
@@ -213,8 +257,12 @@ void StoreIterator::Seek(absl::string_view target) {
 }
 void StoreIterator::SeekForPrev(absl::string_view target) {
   it_->SeekForPrev(ToSlice(target));
+  if (it_->Valid() && ToView(it_->key()) == kBatchStampKey) it_->Prev();
 }
-bool StoreIterator::Valid() const { return it_->Valid(); }
+// The stamp sorts last: a scan that reaches it is at its end.
+bool StoreIterator::Valid() const {
+  return it_->Valid() && ToView(it_->key()) != kBatchStampKey;
+}
 void StoreIterator::Next() { it_->Next(); }
 absl::string_view StoreIterator::key() const { return ToView(it_->key()); }
 absl::string_view StoreIterator::value() const { return ToView(it_->value()); }
@@ -486,8 +534,32 @@ void Store::Adopt(SecondaryInstance instance) {
 absl::Status Store::OpenSecondaryDb() {
   SecondaryInstance instance;
   PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&instance));
-  Adopt(std::move(instance));
-  return absl::OkStatus();
+  return AdoptConsistent(std::move(instance));
+}
+
+absl::Status Store::AdoptConsistent(SecondaryInstance candidate) {
+  // RocksDB 7.8 secondaries that open or catch up while a writer flushes or
+  // closes can show one family at one write and another at a later one
+  // (facebook/rocksdb#14444); a fresh instance a little later reads the
+  // state as it is.
+  constexpr int kAttempts = 7;
+  absl::Status agree = absl::AbortedError("no instance opened");
+  for (int attempt = 0; attempt <= kAttempts; ++attempt) {
+    if (candidate.db != nullptr) {
+      agree = CheckBatchStamps(candidate.db.get(), candidate.handles, path_);
+      if (agree.ok()) {
+        Adopt(std::move(candidate));
+        return absl::OkStatus();
+      }
+      CloseInstance(&candidate);
+      if (!absl::IsAborted(agree)) return agree;
+    }
+    if (attempt == kAttempts) break;
+    absl::SleepFor(absl::Milliseconds(1 << attempt));
+    PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&candidate));
+  }
+  return absl::AbortedError(absl::StrCat(agree.message(), "; ", kAttempts,
+                                         " fresh instances showed the same"));
 }
 
 void Store::CloseDb() {
@@ -540,21 +612,31 @@ absl::Status Store::CatchUpLocked() {
                      "restart to serve the new one"));
   }
   const std::string fingerprint = PrimaryFingerprint(path_);
+  SecondaryInstance fresh;
   if (pending_.db != nullptr && pending_.fingerprint == fingerprint) {
-    // Opened by PrepareCatchUp() since the writer's last flush: switch to
-    // it, then take in what the writer logged after it opened.
-    Adopt(std::move(pending_));
+    // Opened by PrepareCatchUp() since the writer's last flush: take in what
+    // the writer logged after it opened, then switch to it.
+    fresh = std::move(pending_);
     pending_ = SecondaryInstance();
+    const rocksdb::Status s = fresh.db->TryCatchUpWithPrimary();
+    if (!s.ok()) {
+      CloseInstance(&fresh);
+      return FromRocksDbStatus(s, "catching up with writer");
+    }
   } else {
     CloseInstance(&pending_);
     if (fingerprint != fingerprint_) {
       // The writer flushed or reopened the store: read it afresh. On
       // failure the old instance keeps serving.
-      return OpenSecondaryDb();
+      PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&fresh));
+    } else {
+      PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
+                                                "catching up with writer"));
+      const absl::Status agree = CheckBatchStamps(db_.get(), handles_, path_);
+      if (!absl::IsAborted(agree)) return agree;
     }
   }
-  return FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
-                           "catching up with writer");
+  return AdoptConsistent(std::move(fresh));
 }
 
 absl::Status Store::BeginBulkLoad() {

@@ -31,8 +31,9 @@ class Store;
 
 // A set of writes that Store::Write() applies atomically, made for one
 // store. Puts and deletes are encoded straight into a RocksDB WriteBatch,
-// which Write() hands to RocksDB without another copy. Not thread-safe; must
-// not outlive its store.
+// which Write() hands to RocksDB without another copy. Each batch also puts
+// a fresh random stamp under kBatchStampKey in every family (keys.h). Not
+// thread-safe; must not outlive its store.
 class WriteBatch {
  public:
   explicit WriteBatch(const Store& store);
@@ -58,8 +59,9 @@ class WriteBatch {
   absl::Status status_;
 };
 
-// Iterates one column family in key order. Views returned by key() and
-// value() stay valid until the next call that moves the iterator.
+// Iterates one column family in key order, without kBatchStampKey. Views
+// returned by key() and value() stay valid until the next call that moves
+// the iterator.
 // Not thread-safe; must be destroyed before its Store.
 class StoreIterator {
  public:
@@ -103,7 +105,8 @@ class Store {
   // Opens the existing store at `path` read-only as a secondary instance
   // that keeps its own info log and state in `secondary_path` (created if
   // missing). Call CatchUp() to see later writes. NOT_FOUND if `path` holds
-  // no store; FAILED_PRECONDITION on a schema version mismatch.
+  // no store; FAILED_PRECONDITION on a schema version mismatch; ABORTED if
+  // its families never showed the same write (see CatchUp()).
   static absl::StatusOr<std::unique_ptr<Store>> OpenSecondary(
       const std::string& path, const std::string& secondary_path);
 
@@ -139,11 +142,14 @@ class Store {
   // this one instead (the one PrepareCatchUp() opened, if still current),
   // working around RocksDB 7.8 catch-ups that can keep serving older
   // entries (facebook/rocksdb#14444); the store then has a new
-  // instance_id(). No read and no StoreIterator may be live during the call.
-  // FAILED_PRECONDITION if the store at path() was removed or recreated
-  // since it was opened (the instance keeps serving the old data until
-  // restarted); RocksDB's open or catch-up errors otherwise, the current
-  // instance still serving.
+  // instance_id(). Every family must then show the same batch stamp
+  // (keys.h): an instance that sees families at different writes is replaced
+  // by a fresh one, up to 7 times, 1 to 64 ms apart. No read and no
+  // StoreIterator may be live during the call. FAILED_PRECONDITION if the
+  // store at path() was removed or recreated since it was opened (the
+  // instance keeps serving the old data until restarted); ABORTED, naming
+  // the families, if no instance showed one write; RocksDB's open or
+  // catch-up errors otherwise, the current instance still serving.
   absl::Status CatchUp() ABSL_LOCKS_EXCLUDED(catch_up_mu_);
 
   // Secondary only (false on a primary): true once CatchUp() found the
@@ -231,8 +237,12 @@ class Store {
   // Closes the serving instance and serves `instance` instead.
   void Adopt(SecondaryInstance instance);
   // Opens a secondary instance and serves it, replacing the current one
-  // only once the new one is open.
+  // only once the new one is open and its families agree.
   absl::Status OpenSecondaryDb();
+  // Serves `candidate` (if open) once its families show the same batch
+  // stamp; otherwise opens fresh instances until one does, up to 7 times.
+  // ABORTED if none did, the current instance still serving.
+  absl::Status AdoptConsistent(SecondaryInstance candidate);
   void CloseDb();
 
   std::string path_;

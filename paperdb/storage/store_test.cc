@@ -462,5 +462,91 @@ TEST_F(StoreTest, IteratorVisitsKeysInOrder) {
   EXPECT_THAT(it->status(), IsOk());
 }
 
+TEST_F(StoreTest, EveryBatchStampsEveryFamilyOutOfSightOfScans) {
+  auto store = Store::OpenPrimary(db());
+  ASSERT_THAT(store, IsOk());
+  WriteBatch batch(**store);
+  batch.Put(Column::kPapers, PaperKey(0xffffffff), "last");
+  ASSERT_THAT((*store)->Write(batch), IsOk());
+
+  auto stamp = (*store)->Get(Column::kMeta, kBatchStampKey);
+  ASSERT_THAT(stamp, IsOk());
+  EXPECT_EQ(stamp->size(), 8u);
+  for (int i = 0; i < kColumnCount; ++i) {
+    auto other = (*store)->Get(static_cast<Column>(i), kBatchStampKey);
+    ASSERT_THAT(other, IsOk());
+    EXPECT_EQ(*other, *stamp) << ColumnName(static_cast<Column>(i));
+  }
+  WriteBatch next(**store);
+  ASSERT_THAT((*store)->Write(next), IsOk());
+  EXPECT_NE(*(*store)->Get(Column::kPapers, kBatchStampKey), *stamp);
+  // Scans end at the last real key, forwards and backwards.
+  auto it = (*store)->NewIterator(Column::kPapers);
+  it->Seek(PaperKey(0xffffffff));
+  ASSERT_TRUE(it->Valid());
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  it->SeekForPrev(std::string(32, '\xff'));
+  ASSERT_TRUE(it->Valid());
+  EXPECT_EQ(it->key(), PaperKey(0xffffffff));
+  auto terms = (*store)->NewIterator(Column::kTerms);
+  terms->Seek("");
+  EXPECT_FALSE(terms->Valid());
+}
+
+// Writes `stamp` under kBatchStampKey in the papers family alone, as no
+// paperdb writer does: the families then show different writes.
+void StampPapersAlone(const std::string& path, const std::string& stamp) {
+  std::vector<std::string> names;
+  ASSERT_TRUE(
+      rocksdb::DB::ListColumnFamilies(rocksdb::DBOptions(), path, &names).ok());
+  std::vector<rocksdb::ColumnFamilyDescriptor> families;
+  for (const std::string& name : names)
+    families.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  ASSERT_TRUE(
+      rocksdb::DB::Open(rocksdb::DBOptions(), path, families, &handles, &raw)
+          .ok());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == "papers") {
+      ASSERT_TRUE(raw->Put(rocksdb::WriteOptions(), handles[i],
+                           std::string(kBatchStampKey), stamp)
+                      .ok());
+    }
+  }
+  for (rocksdb::ColumnFamilyHandle* handle : handles) {
+    ASSERT_TRUE(raw->DestroyColumnFamilyHandle(handle).ok());
+  }
+  delete raw;
+}
+
+TEST_F(StoreTest, SecondaryServesOnlyFamiliesAtTheSameWrite) {
+  { ASSERT_THAT(Store::OpenPrimary(db()), IsOk()); }
+  auto reader = Store::OpenSecondary(db(), secondary());
+  ASSERT_THAT(reader, IsOk());
+  StampPapersAlone(db(), "partial!");
+
+  const absl::Status caught_up = (*reader)->CatchUp();
+  EXPECT_THAT(caught_up, StatusIs(absl::StatusCode::kAborted));
+  EXPECT_THAT(caught_up.message(),
+              HasSubstr("column families show different writes"));
+  EXPECT_THAT(caught_up.message(), HasSubstr("papers at 7061727469616c21"));
+  EXPECT_THAT(Store::OpenSecondary(db(), secondary() + "2"),
+              StatusIs(absl::StatusCode::kAborted));
+
+  // The writer's next batch stamps every family again.
+  {
+    auto primary = Store::OpenPrimary(db());
+    ASSERT_THAT(primary, IsOk());
+    WriteBatch batch(**primary);
+    batch.Put(Column::kTerms, "whole", "1");
+    ASSERT_THAT((*primary)->Write(batch), IsOk());
+  }
+  ASSERT_THAT((*reader)->CatchUp(), IsOk());
+  EXPECT_THAT((*reader)->Get(Column::kTerms, "whole"), IsOk());
+  EXPECT_THAT(Store::OpenSecondary(db(), secondary() + "2"), IsOk());
+}
+
 }  // namespace
 }  // namespace paperdb::storage
