@@ -239,11 +239,21 @@ SnippetWindow MakeSnippet(absl::string_view text,
     size_t lo = 0, hi = 0;
     for (const ByteSpan& anchor : highlights) {
       const uint32_t anchor_cp = code_point_of(anchor.start);
-      uint32_t start = anchor_cp > window / 5 ? anchor_cp - window / 5 : 0;
+      // Some context before the anchor, unless the highlight alone fills
+      // the window: then the window starts at it.
+      const uint32_t lead =
+          code_point_of(anchor.end) - anchor_cp >= window - window / 5
+              ? 0
+              : window / 5;
+      uint32_t start = anchor_cp > lead ? anchor_cp - lead : 0;
       start = std::min(start, length - window);
       const uint32_t start_byte = byte_of(start);
       const uint32_t end_byte = byte_of(start + window);
-      for (; hi < highlights.size() && highlights[hi].end <= end_byte; ++hi) {
+      // Highlights that end inside the window, and the anchor (and any
+      // starting before it) even if longer than the window: it is cut.
+      for (; hi < highlights.size() && (highlights[hi].end <= end_byte ||
+                                        highlights[hi].start <= anchor.start);
+           ++hi) {
         if (clause_count[highlights[hi].clause]++ == 0) {
           weight += highlights[hi].weight;
         }
@@ -265,9 +275,9 @@ SnippetWindow MakeSnippet(absl::string_view text,
   // Keep whole words: move inward to a space, but never past a highlight.
   uint32_t first_highlight = end, last_highlight = start;
   for (const ByteSpan& h : highlights) {
-    if (h.start >= start && h.end <= end) {
+    if (h.start >= start && h.start < end) {
       first_highlight = std::min(first_highlight, h.start);
-      last_highlight = std::max(last_highlight, h.end);
+      last_highlight = std::max(last_highlight, std::min(h.end, end));
     }
   }
   if (start > 0 && !IsSpaceByte(text[start - 1])) {
@@ -288,9 +298,10 @@ SnippetWindow MakeSnippet(absl::string_view text,
   snippet.truncated_start = start > 0;
   snippet.truncated_end = end < text.size();
   for (const ByteSpan& h : highlights) {
-    if (h.start >= start && h.end <= end) {
+    // A highlight cut by the window's end is marked up to it.
+    if (h.start >= start && h.start < end) {
       snippet.highlights.push_back(
-          {h.start - start, h.end - start, h.clause, h.weight});
+          {h.start - start, std::min(h.end, end) - start, h.clause, h.weight});
     }
   }
   return snippet;

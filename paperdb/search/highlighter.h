@@ -62,7 +62,9 @@ struct SnippetWindow {
 // phrase outweighs a single word), then the most highlights (`highlights`
 // sorted, as from Highlight()), preferring the earliest;
 // without highlights, the start of the text. The window starts and
-// ends at word boundaries where possible and never inside a character.
+// ends at word boundaries where possible and never inside a character. A
+// highlight longer than the window is cut at the window's end (its start
+// shown, marked up to the end); one cut off at the end is marked up to it.
 SnippetWindow MakeSnippet(absl::string_view text,
                           const std::vector<ByteSpan>& highlights,
                           uint32_t max_code_points);

@@ -130,6 +130,18 @@ TEST(SnippetTest, WindowSurroundsTheHighlightAtWordBoundaries) {
   EXPECT_EQ(text.substr(snippet.range.end - 4, 4), "word");
 }
 
+TEST(SnippetTest, AHighlightLongerThanTheWindowIsShownFromItsStart) {
+  const std::string text = "The agent learns by reinforcement from rewards.";
+  const uint32_t at = static_cast<uint32_t>(text.find("reinforcement"));
+
+  const SnippetWindow snippet = MakeSnippet(text, {{at, at + 13}}, 5);
+
+  EXPECT_EQ(snippet.range, (ByteSpan{at, at + 5}));  // "reinf"
+  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{0, 5}));
+  EXPECT_TRUE(snippet.truncated_start);
+  EXPECT_TRUE(snippet.truncated_end);
+}
+
 TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   std::string text = "alpha alpha alpha";
   for (int i = 0; i < 40; ++i) text += " filler";
