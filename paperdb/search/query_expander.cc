@@ -308,7 +308,10 @@ class Expander {
 
   // The least distance between `word` and `stem` followed by an English
   // inflection or derivation suffix (with a final 'e' of the stem dropped,
-  // or a final 'i' back to 'y', as Snowball's rules undo them).
+  // or a final 'i' back to 'y', as Snowball's rules undo them), for a stem
+  // of 4 letters or more that `word` starts with: the typo is in the
+  // suffix. (Otherwise too many words are in reach: "notation" is one edit
+  // from "non" + "ation", "node" + "ation" and "no" + "ation".)
   static uint32_t InflectedDistance(const std::u32string& word,
                                     const std::u32string& stem,
                                     uint32_t max_distance) {
@@ -327,7 +330,9 @@ class Expander {
       bases[2] = stem.substr(0, stem.size() - 1) + U"y";
     }
     for (const std::u32string& base : bases) {
-      if (base.empty()) continue;
+      if (base.size() < 4 || word.compare(0, base.size(), base) != 0) {
+        continue;
+      }
       for (const char32_t* suffix : kSuffixes) {
         const std::u32string candidate = base + suffix;
         const size_t a = candidate.size(), b = word.size();

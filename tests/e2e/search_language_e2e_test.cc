@@ -163,6 +163,22 @@ TEST_F(SearchLanguageE2eTest, MisspeltWordIsCorrectedAndReported) {
   EXPECT_THAT(typo.rewrites(0).replacements(), Contains("indicators"));
 }
 
+// Found by a fresh user: "notation" (in no abstract) was corrected to
+// "non", "no" and "net", each one edit from "notation" with a suffix
+// ("no" + "ation"). A suffix only repairs a typo after a stem of 4 letters
+// or more that the word starts with ("optim" + "ization").
+TEST_F(SearchLanguageE2eTest, ShortStemsPlusASuffixAreNoCorrection) {
+  const v1::SearchPapersResponse notation = Search("notation");
+  EXPECT_EQ(notation.total_size(), 0);
+  EXPECT_EQ(notation.rewrites_size(), 0);
+
+  const v1::SearchPapersResponse typo = Search("optimizaton");
+  EXPECT_EQ(typo.total_size(), Search("optimization").total_size());
+  ASSERT_EQ(typo.rewrites_size(), 1);
+  EXPECT_EQ(typo.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_SPELLING_CORRECTION);
+}
+
 TEST_F(SearchLanguageE2eTest, ProximityPhraseAllowsWordsBetween) {
   // "leading indicators" occurs exactly; "indicators ... LIFT" only apart.
   EXPECT_EQ(Search("\"leading indicators\"").total_size(), 1);
