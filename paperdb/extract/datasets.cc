@@ -330,6 +330,16 @@ std::optional<std::string> CanonicalDatasetName(absl::string_view name) {
   return catalog.canonical[it->second];
 }
 
+std::vector<std::pair<std::string, std::string>> CuratedDatasetSpellings() {
+  const Catalog& catalog = GetCatalog();
+  std::vector<std::pair<std::string, std::string>> out;
+  out.reserve(catalog.by_spelling.size());
+  for (const auto& [spelling, index] : catalog.by_spelling) {
+    out.emplace_back(spelling, catalog.canonical[index]);
+  }
+  return out;
+}
+
 size_t CuratedDatasetCount() { return GetCatalog().canonical.size(); }
 
 std::vector<Mention> FindDatasets(absl::string_view text) {

@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -38,6 +39,10 @@ std::vector<Mention> FindDatasets(const PlainText& plain,
 // The canonical name of curated dataset `name` (a canonical name or an
 // alias, exactly as listed); nullopt if it is not listed.
 std::optional<std::string> CanonicalDatasetName(absl::string_view name);
+
+// Every spelling in the curated list (canonical names and aliases, exactly
+// as listed), each with its canonical name, in no particular order.
+std::vector<std::pair<std::string, std::string>> CuratedDatasetSpellings();
 
 // Number of canonical names in the curated list.
 size_t CuratedDatasetCount();

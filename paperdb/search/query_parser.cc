@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -12,6 +15,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/extract/datasets.h"
 #include "paperdb/index/field_keys.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
@@ -109,6 +113,30 @@ QueryNode EmptyNode() {
   QueryNode node;
   node.kind = QueryNode::Kind::kAnd;
   return node;
+}
+
+// The key of the dataset `value` names: that of its canonical name if it is
+// a curated alias in any case ("shd" -> "Spiking Heidelberg Digits", which
+// papers are indexed under), else NameKey(value).
+std::string DatasetKey(absl::string_view value) {
+  static const absl::flat_hash_map<std::string, std::string>* const kByAlias =
+      [] {
+        auto* by_alias = new absl::flat_hash_map<std::string, std::string>;
+        std::vector<std::pair<std::string, std::string>> spellings =
+            extract::CuratedDatasetSpellings();
+        // Canonical names first: a key that is some dataset's own stays its.
+        std::stable_partition(
+            spellings.begin(), spellings.end(),
+            [](const auto& s) { return s.first == s.second; });
+        for (const auto& [spelling, canonical] : spellings) {
+          by_alias->emplace(index::NameKey(spelling),
+                            index::NameKey(canonical));
+        }
+        return by_alias;
+      }();
+  std::string key = index::NameKey(value);
+  const auto it = kByAlias->find(key);
+  return it == kByAlias->end() ? key : it->second;
 }
 
 // Walks the query keeping the byte offset and the code point offset in step.
@@ -642,9 +670,9 @@ class Parser {
                    absl::StrCat("unknown field '", name, "': expected one of ",
                                 kFieldNames));
     }
-    node.value = name == index::kMethodField || name == index::kDatasetField
-                     ? index::NameKey(value)
-                     : index::FieldKey(value);
+    node.value = name == index::kDatasetField  ? DatasetKey(value)
+                 : name == index::kMethodField ? index::NameKey(value)
+                                               : index::FieldKey(value);
     if (name == index::kHostField && absl::StartsWith(node.value, "www.")) {
       node.value.erase(0, 4);
     }

@@ -146,6 +146,21 @@ TEST(QueryParserTest, FieldFilters) {
   EXPECT_EQ(Top(query)[5].value, "imagenet");
 }
 
+// Found by a fresh user: papers are indexed under a curated dataset's
+// canonical name, so an alias in any case filters by that name.
+TEST(QueryParserTest, DatasetAliasesFilterByTheCanonicalName) {
+  for (const char* text : {"dataset:SHD", "dataset:shd",
+                           "dataset:\"Spiking Heidelberg Digits\""}) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    ASSERT_THAT(query, IsOk());
+    ASSERT_EQ(Top(query).size(), 1u) << text;
+    EXPECT_EQ(Top(query)[0].value, "spikingheidelbergdigits") << text;
+  }
+  absl::StatusOr<Query> other = ParseQuery("dataset:NoSuchSet");
+  ASSERT_THAT(other, IsOk());
+  EXPECT_EQ(Top(other)[0].value, "nosuchset");
+}
+
 TEST(QueryParserTest, OpenYearRanges) {
   absl::StatusOr<Query> query = ParseQuery("year:2022.. year:..2019");
   ASSERT_THAT(query, IsOk());
