@@ -180,6 +180,11 @@ std::unique_ptr<DocIterator> NewAndIterator(
 std::unique_ptr<DocIterator> NewOrIterator(
     std::vector<std::unique_ptr<DocIterator>> children, bool dismax);
 
+// `child`'s matches with every score (and bound, and explained term's
+// score and idf) multiplied by `factor` (> 0).
+std::unique_ptr<DocIterator> NewScaledIterator(
+    std::unique_ptr<DocIterator> child, double factor);
+
 }  // namespace paperdb::search
 
 #endif  // PAPERDB_SEARCH_DOC_ITERATOR_H_

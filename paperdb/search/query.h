@@ -36,6 +36,11 @@ struct QueryNode {
   // Made by the query expander (an acronym and its expansion): not
   // expanded again.
   bool expansion = false;
+  // An alternative that spells out an acronym (a phrase or words of its
+  // expansion, beside the acronym in a dismax kOr): the acronym's term. The
+  // searcher scores it with the idf of one concept, not the sum of its
+  // words' idfs (searcher.h).
+  std::string acronym_of;
   // The word as typed (kTerm from a bare word), for spelling corrections and
   // acronym expansion; a quoted phrase's text as typed (kPhrase), for the
   // rewrites it causes; empty for terms from phrases or expansions.

@@ -374,6 +374,7 @@ class Expander {
       return absl::OkStatus();
     }
     if (phrase.terms.size() == 1) phrase.kind = Kind::kTerm;
+    phrase.acronym_of = node.terms[0];
     rewrites_.push_back(Rewrite(QueryRewrite::Kind::kAcronym, node, node,
                                 node.word, {std::string(parts.display)}));
     out->push_back(std::move(phrase));
@@ -399,6 +400,7 @@ class Expander {
             node->word.empty() ? absl::StrJoin(node->terms, " ") : node->word,
             {acronym->display}));
         const uint32_t position = node->position;
+        node->acronym_of = acronym->term;
         std::vector<QueryNode> alternatives;
         alternatives.push_back(std::move(*node));
         alternatives.push_back(TermNode(std::move(acronym->term), position));
@@ -437,6 +439,7 @@ class Expander {
         QueryNode all;
         all.kind = Kind::kAnd;
         all.position = c[i].position;
+        all.acronym_of = acronym->term;
         for (size_t k = i; k < i + n; ++k) {
           all.children.push_back(std::move(c[k]));
         }

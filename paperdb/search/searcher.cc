@@ -141,12 +141,47 @@ class Evaluation {
         for (const QueryNode& child : node.children) {
           PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                                    Build(child));
+          if (node.dismax && !child.acronym_of.empty()) {
+            PAPERDB_ASSIGN_OR_RETURN(const double factor, ConceptFactor(child));
+            if (factor < 1.0) it = NewScaledIterator(std::move(it), factor);
+          }
           children.push_back(std::move(it));
         }
         return NewOrIterator(std::move(children), node.dismax);
       }
     }
     return NewEmptyIterator();
+  }
+
+  // An acronym's expansion names one concept: scored as its words (a
+  // phrase, or words in a conjunction), it would weigh the sum of their
+  // idfs, and a paper naming the concept twice in words outrank one naming
+  // it eight times by its acronym ("LLMs"). Its score is scaled so that its
+  // idf is the concept's: that of the acronym or of the rarest expansion
+  // word, whichever is more common (the phrase is in at most that many
+  // papers). 1 if the words weigh no more, or are not plain terms.
+  absl::StatusOr<double> ConceptFactor(const QueryNode& expansion) {
+    std::vector<const std::string*> words;
+    if (expansion.kind == Kind::kTerm || expansion.kind == Kind::kPhrase) {
+      for (const std::string& term : expansion.terms) words.push_back(&term);
+    } else {
+      for (const QueryNode& child : expansion.children) {
+        if (child.kind != Kind::kTerm || child.excluded) return 1.0;
+        words.push_back(&child.terms[0]);
+      }
+    }
+    PAPERDB_ASSIGN_OR_RETURN(uint32_t concept_df, Df(expansion.acronym_of));
+    double summed = 0.0;
+    uint32_t rarest = UINT32_MAX;
+    for (const std::string* word : words) {
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(*word));
+      if (df == 0) continue;
+      summed += scorer_.Idf(df);
+      rarest = std::min(rarest, df);
+    }
+    if (rarest == UINT32_MAX || summed <= 0.0) return 1.0;
+    concept_df = std::max(concept_df, rarest);
+    return std::min(1.0, scorer_.Idf(concept_df) / summed);
   }
 
   // CANCELLED once `cancelled_` says so; asks it on the first call and then

@@ -15,6 +15,7 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAre;
 
 class SearchLanguageE2eTest : public ServiceFixture {
  protected:
@@ -314,10 +315,40 @@ TEST_F(SearchLanguageE2eTest, AcronymGroupScoresTheSameInTheFallback) {
   EXPECT_EQ(any.match_mode(), v1::MATCH_MODE_ANY_TERMS);
   EXPECT_EQ(any.results(0).paper().name(), full.results(0).paper().name());
   EXPECT_DOUBLE_EQ(any.results(0).score(), full.results(0).score());
-  ASSERT_EQ(any.results(0).explanation_size(), 3);  // spike, neural, network
-  for (const v1::TermScore& term : any.results(0).explanation()) {
-    EXPECT_NE(term.term(), "snn");
+  // The same alternative of the group scored in both: here the acronym
+  // (its expansion's words weigh one concept's idf, not three words').
+  ASSERT_EQ(any.results(0).explanation_size(), 1);
+  ASSERT_EQ(full.results(0).explanation_size(), 1);
+  EXPECT_EQ(any.results(0).explanation(0).term(), "snn");
+  EXPECT_EQ(full.results(0).explanation(0).term(), "snn");
+}
+
+// Found by a fresh user: for "LLMs" a paper naming "Large Language Models"
+// twice in passing ranked first, above papers writing "LLM(s)" seven or
+// eight times: the expansion phrase weighed its three words' idfs summed.
+// It weighs one concept's now, and the papers about LLMs come first.
+TEST_F(SearchLanguageE2eTest, AnAcronymsExpansionWeighsOneConcept) {
+  v1::SearchPapersRequest request;
+  request.set_query("LLMs");
+  request.set_page_size(3);
+  request.set_explain(true);
+  const v1::SearchPapersResponse response = Search(request);
+  ASSERT_EQ(response.results_size(), 3);
+  std::vector<std::string> top;
+  for (const v1::SearchResult& result : response.results()) {
+    top.push_back(result.paper().id());
   }
+  EXPECT_THAT(top, UnorderedElementsAre("iclr2024-cef20b977f9a48a9",
+                                        "iclr2024-aa45dcc5fac7210a",
+                                        "iclr2024-3fa25f32e433b925"));
+  // The passing mention still matches, below them.
+  request.set_page_size(20);
+  bool passing = false;
+  const v1::SearchPapersResponse more = Search(request);
+  for (const v1::SearchResult& result : more.results()) {
+    passing |= result.paper().id() == "iclr2024-0af59afdb849f9dd";
+  }
+  EXPECT_TRUE(passing);
 }
 
 // Words past the 256th are left out, and `rewrites` says which (found by a
