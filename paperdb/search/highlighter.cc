@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/strings/match.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
 
@@ -233,6 +234,20 @@ SnippetWindow MakeSnippet(absl::string_view text,
     // Slide the window over the anchors (highlight starts, in order): the
     // highlights inside form a range [lo, hi) that only moves forward, so
     // the whole choice is linear in the number of highlights.
+    // A highlight inside a URL (a link to the code, often the name of the
+    // method again) counts for its clause but not toward the count: the
+    // sentence that names the method is the better snippet.
+    std::vector<bool> in_url(highlights.size());
+    for (size_t i = 0; i < highlights.size(); ++i) {
+      size_t s = highlights[i].start;
+      while (s > 0 && !IsSpaceByte(text[s - 1])) --s;
+      size_t e = highlights[i].end;
+      while (e < text.size() && !IsSpaceByte(text[e])) ++e;
+      const absl::string_view run = text.substr(s, e - s);
+      in_url[i] =
+          absl::StrContains(run, "://") || absl::StrContains(run, "www.");
+    }
+    size_t counted = 0;  // Highlights in [lo, hi) outside URLs.
     std::pair<size_t, size_t> best_score = {0, 0};  // (Clause weight, count).
     absl::flat_hash_map<uint32_t, size_t> clause_count;
     size_t weight = 0;
@@ -257,13 +272,15 @@ SnippetWindow MakeSnippet(absl::string_view text,
         if (clause_count[highlights[hi].clause]++ == 0) {
           weight += highlights[hi].weight;
         }
+        counted += in_url[hi] ? 0 : 1;
       }
       for (; lo < hi && highlights[lo].start < start_byte; ++lo) {
         if (--clause_count[highlights[lo].clause] == 0) {
           weight -= highlights[lo].weight;
         }
+        counted -= in_url[lo] ? 0 : 1;
       }
-      const std::pair<size_t, size_t> score = {weight, hi - lo};
+      const std::pair<size_t, size_t> score = {weight, counted};
       if (score > best_score) {
         best_score = score;
         best_start = start;

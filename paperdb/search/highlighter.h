@@ -59,8 +59,8 @@ struct SnippetWindow {
 
 // Chooses a window of at most `max_code_points` code points of `text` that
 // holds highlights of the distinct clauses of greatest total weight (so a
-// phrase outweighs a single word), then the most highlights (`highlights`
-// sorted, as from Highlight()), preferring the earliest;
+// phrase outweighs a single word), then the most highlights outside URLs
+// (`highlights` sorted, as from Highlight()), preferring the earliest;
 // without highlights, the start of the text. The window starts and
 // ends at word boundaries where possible and never inside a character. A
 // highlight longer than the window is cut at the window's end (its start

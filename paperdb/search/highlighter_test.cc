@@ -142,6 +142,29 @@ TEST(SnippetTest, AHighlightLongerThanTheWindowIsShownFromItsStart) {
   EXPECT_TRUE(snippet.truncated_end);
 }
 
+// Found by a fresh user: for `Kosmos-2` the snippet was the closing
+// "Code can be found in [https://aka.ms/kosmos-2](https://aka.ms/kosmos-2)",
+// two highlights, over the sentence introducing Kosmos-2, one.
+TEST(SnippetTest, HighlightsInsideUrlsDoNotOutnumberTheText) {
+  std::string text = "We introduce Kosmos-2, a model.";
+  for (int i = 0; i < 20; ++i) text += " Filler words here.";
+  text += " Code: [https://aka.ms/kosmos-2](https://aka.ms/kosmos-2).";
+  std::vector<ByteSpan> highlights;
+  for (size_t at = text.find("osmos-2"); at != std::string::npos;
+       at = text.find("osmos-2", at + 1)) {
+    highlights.push_back(
+        {static_cast<uint32_t>(at - 1), static_cast<uint32_t>(at + 7)});
+  }
+  ASSERT_EQ(highlights.size(), 3u);
+
+  const SnippetWindow snippet = MakeSnippet(text, highlights, 60);
+
+  // Around the first mention, not the link at the end.
+  EXPECT_LT(snippet.range.start, 13u);
+  ASSERT_EQ(snippet.highlights.size(), 1u);
+  EXPECT_EQ(snippet.range.start + snippet.highlights[0].start, 13u);
+}
+
 TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   std::string text = "alpha alpha alpha";
   for (int i = 0; i < 40; ++i) text += " filler";
