@@ -52,27 +52,46 @@ absl::StatusOr<std::vector<TermDf>> ScanTerms(const storage::Store& store,
   return index::TermsCache::Default().Scan(store, prefix, limit);
 }
 
-// The word of a stored abstract that analyzes to `term`, case-folded
-// ("indicators" for "indic"), or `term` itself if none is found: what a
-// user recognises in a rewrite.
-absl::StatusOr<std::string> SurfaceWord(const storage::Store& store,
-                                        const std::string& term) {
-  index::PostingIterator postings(store, term);
-  if (postings.doc() == index::kNoMoreDocs) {
-    PAPERDB_RETURN_IF_ERROR(postings.status());
-    return term;
+// For each of `terms`, the word of a stored abstract that analyzes to it,
+// case-folded ("indicators" for "indic"), or the term itself if none is
+// found: what a user recognises in a rewrite. Each abstract is read and
+// analyzed once, however many of the terms it holds first (a prefix's 64
+// terms may all come from one long abstract). CANCELLED once `cancelled`
+// says so; store errors.
+absl::StatusOr<std::vector<std::string>> SurfaceWords(
+    const storage::Store& store, const std::vector<std::string>& terms,
+    const CancelFn& cancelled) {
+  std::vector<std::string> out = terms;
+  absl::flat_hash_map<uint32_t, std::vector<size_t>> by_doc;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    index::PostingIterator postings(store, terms[i]);
+    if (postings.doc() == index::kNoMoreDocs) {
+      PAPERDB_RETURN_IF_ERROR(postings.status());
+      continue;
+    }
+    by_doc[postings.doc()].push_back(i);
   }
-  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::PaperRecord record,
-                           storage::PaperTable(&store).Get(postings.doc()));
-  const std::string& text = record.paper().abstract();
-  for (const text::AnalyzedToken& token :
-       text::ThreadLocalAnalyzer().Analyze(text)) {
-    if (token.term == term) {
-      return text::Analyzer::Fold(absl::string_view(text).substr(
-          token.start_byte, token.end_byte - token.start_byte));
+  storage::PaperTable table(&store);
+  for (const auto& [doc, indices] : by_doc) {
+    if (IsCancelRequested(cancelled)) return SearchCancelledError();
+    PAPERDB_ASSIGN_OR_RETURN(const storage::v1::PaperRecord record,
+                             table.Get(doc));
+    absl::flat_hash_map<absl::string_view, std::vector<size_t>> wanted;
+    for (const size_t i : indices) wanted[terms[i]].push_back(i);
+    const std::string& text = record.paper().abstract();
+    for (const text::AnalyzedToken& token :
+         text::ThreadLocalAnalyzer().Analyze(text)) {
+      const auto it = wanted.find(token.term);
+      if (it == wanted.end()) continue;
+      const std::string word =
+          text::Analyzer::Fold(absl::string_view(text).substr(
+              token.start_byte, token.end_byte - token.start_byte));
+      for (const size_t i : it->second) out[i] = word;
+      wanted.erase(it);
+      if (wanted.empty()) break;
     }
   }
-  return term;
+  return out;
 }
 
 QueryNode TermNode(std::string term, uint32_t position) {
@@ -133,10 +152,9 @@ class Expander {
           rewrite.kind != QueryRewrite::Kind::kPrefix) {
         continue;
       }
-      for (std::string& replacement : rewrite.replacements) {
-        if (IsCancelRequested(cancelled_)) return SearchCancelledError();
-        PAPERDB_ASSIGN_OR_RETURN(replacement, SurfaceWord(store_, replacement));
-      }
+      PAPERDB_ASSIGN_OR_RETURN(
+          rewrite.replacements,
+          SurfaceWords(store_, rewrite.replacements, cancelled_));
     }
     return ExpandedQuery{std::move(query), std::move(rewrites_)};
   }
@@ -194,13 +212,22 @@ class Expander {
       if (IsCancelRequested(cancelled_)) return SearchCancelledError();
       PAPERDB_ASSIGN_OR_RETURN(std::vector<TermDf> more,
                                ScanTerms(store_, prefix, kMaxScannedTerms));
-      for (TermDf& t : more) {
-        if (std::none_of(found.begin(), found.end(),
-                         [&](const TermDf& f) { return f.term == t.term; })) {
-          found.push_back(std::move(t));
-        }
-      }
+      found.insert(found.end(), std::make_move_iterator(more.begin()),
+                   std::make_move_iterator(more.end()));
     }
+    if (node->terms.size() > 1) {
+      // One prefix may hold another's terms ("learning*" and "learn*"):
+      // each term once, in O(n log n) for up to kMaxScannedTerms each.
+      std::sort(
+          found.begin(), found.end(),
+          [](const TermDf& a, const TermDf& b) { return a.term < b.term; });
+      found.erase(std::unique(found.begin(), found.end(),
+                              [](const TermDf& a, const TermDf& b) {
+                                return a.term == b.term;
+                              }),
+                  found.end());
+    }
+    if (IsCancelRequested(cancelled_)) return SearchCancelledError();
     // Stopwords would make `a*` match every paper.
     std::erase_if(found,
                   [](const TermDf& t) { return text::IsStopword(t.term); });

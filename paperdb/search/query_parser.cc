@@ -565,6 +565,24 @@ class Parser {
       return node;
     }
     if (tokens.empty()) return EmptyNode();
+    if (prefix && tokens.size() > 1) {
+      // Letters and digits, or parts joined by hyphens ("sigma2*",
+      // "ResNet-1*"): the prefix of the joined compound the analyzer gives
+      // at the first part's position ("sigma2" matches "sigma20"), which
+      // the index holds as one term.
+      for (size_t i = 1; i < tokens.size(); ++i) {
+        if (tokens[i].position != tokens[i - 1].position) continue;
+        node.kind = QueryNode::Kind::kPrefix;
+        SetTextSpan(text_.substr(start, end - start), tokens[0].start_byte,
+                    end - start, &node);
+        node.terms.push_back(std::move(tokens[i].term));
+        return node;
+      }
+      return Error(node.position,
+                   absl::StrCat("'", word,
+                                "*' is several words: a prefix must be one "
+                                "word (letters and digits joined)"));
+    }
     if (tokens.size() == 1) {
       if (tokens[0].stopword && !prefix) {
         return EmptyNode();

@@ -126,6 +126,24 @@ TEST(QueryParserTest, PrefixKeepsFoldedWordAndStem) {
   EXPECT_THAT(Top(query)[0].terms, ElementsAre("learning", "learn"));
 }
 
+// Found by a hostile tester: a prefix on a word of letters and digits
+// ("sigma2*", "zq0000*") was read as the word alone, its '*' dropped.
+TEST(QueryParserTest, PrefixOfLettersAndDigitsIsTheJoinedWords) {
+  for (const auto& [text, term] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"sigma2*", "sigma2"}, {"ResNet-1*", "resnet1"}, {"3d*", "3d"}}) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    ASSERT_THAT(query, IsOk()) << text;
+    ASSERT_EQ(Top(query).size(), 1u) << text;
+    EXPECT_EQ(Top(query)[0].kind, Kind::kPrefix) << text;
+    EXPECT_THAT(Top(query)[0].terms, ElementsAre(term)) << text;
+  }
+  absl::StatusOr<Query> several = ParseQuery("x a.b.c*");
+  EXPECT_THAT(several, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(several.status().message(),
+              HasSubstr("character 2: 'a.b.c*' is several words"));
+}
+
 TEST(QueryParserTest, FieldFilters) {
   absl::StatusOr<Query> query = ParseQuery(
       "venue:ICLR year:2020..2023 has:code host:www.GitHub.com "
