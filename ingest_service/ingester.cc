@@ -333,6 +333,20 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
     std::sort(inside.begin(), inside.end());
     files.insert(files.end(), inside.begin(), inside.end());
   }
+  // A file's name is its source's name in the store: a second file of the
+  // same name would replace the first's papers.
+  absl::flat_hash_map<std::string, const std::string*> by_name;
+  for (const std::string& file : files) {
+    auto [it, inserted] =
+        by_name.emplace(fs::path(file).filename().string(), &file);
+    std::error_code error;
+    if (!inserted && !fs::equivalent(*it->second, file, error)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          *it->second, " and ", file, " are both named '", it->first,
+          "': a file's name is its source's name in the store, so the second "
+          "would replace the first's papers; rename one"));
+    }
+  }
   return files;
 }
 

@@ -119,7 +119,8 @@ class Ingester {
 // Expands `paths` into the regular files to ingest: a file stands for
 // itself; a directory for the regular files directly inside it whose names
 // do not start with '.', sorted by name. NOT_FOUND for a path that does not
-// exist.
+// exist; INVALID_ARGUMENT, naming both, for two different files with the
+// same name (a file's name is its source's name in the store).
 absl::StatusOr<std::vector<std::string>> ListInputFiles(
     const std::vector<std::string>& paths);
 

@@ -1,6 +1,7 @@
 #include "ingest_service/ingester.h"
 
 #include <filesystem>
+#include <fstream>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -407,6 +408,25 @@ TEST_F(IngesterTest, CancelledIngestStoresNothing) {
                                      [] { return true; }),
               StatusIs(absl::StatusCode::kCancelled));
   EXPECT_EQ(writer_->stats().doc_count(), 0u);
+}
+
+// Found by a hostile tester: `ingest_service --db=D a/same.txt b/same.txt`
+// stored the first file's papers and then replaced them with the second's
+// (a source is named by its file's name), without a word.
+TEST_F(IngesterTest, TwoInputFilesOfTheSameNameAreRefused) {
+  for (const char* sub : {"a", "b"}) {
+    std::filesystem::create_directories(dir_ / sub);
+    std::ofstream(dir_ / sub / "same.txt") << "ICLR 2024 paper list\n\nA.\n";
+  }
+  const std::string a = (dir_ / "a" / "same.txt").string();
+  const std::string b = (dir_ / "b" / "same.txt").string();
+
+  const auto both = ListInputFiles({a, (dir_ / "b").string()});
+  EXPECT_THAT(both, StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(both.status().message(),
+              HasSubstr(a + " and " + b + " are both named 'same.txt'"));
+  // The same file twice is one source, as before.
+  EXPECT_THAT(ListInputFiles({a, a}), IsOk());
 }
 
 }  // namespace

@@ -53,6 +53,12 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
           absl::StrCat(absl::Hex(Hash64(payload) & 0xFFFFFFFF))) {
     return Invalid("not a token issued by this service");
   }
+  // Listings are of papers (32-bit doc ids): a larger position is forged,
+  // and the next page's position would wrap to the first page.
+  if (position > kMaxPageTokenPosition) {
+    return Invalid(
+        "not a token issued by this service (position out of range)");
+  }
   if (payload != Payload(kind, fingerprint, position)) {
     return Invalid(
         "token was issued for a different request (another method, query, "

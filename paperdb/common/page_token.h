@@ -20,8 +20,13 @@ namespace paperdb {
 std::string EncodePageToken(absl::string_view kind, uint64_t fingerprint,
                             uint64_t position);
 
+// The largest position a token may hold: listings are of papers, numbered
+// with 32-bit doc ids.
+inline constexpr uint64_t kMaxPageTokenPosition = 0xFFFFFFFF;
+
 // The position encoded in `token`. INVALID_ARGUMENT if `token` is not one
-// EncodePageToken() made for the same kind and fingerprint.
+// EncodePageToken() made for the same kind and fingerprint, or holds a
+// position over kMaxPageTokenPosition (a forged token).
 absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
                                          absl::string_view kind,
                                          uint64_t fingerprint);

@@ -30,6 +30,23 @@ TEST(PageTokenTest, RejectsGarbageAndTamperedTokens) {
   }
 }
 
+// Found by a hostile tester: a forged token (the checksum is not a secret)
+// at position 2^64 - 1 gave a next page token at position 99, so a client
+// following tokens looped.
+TEST(PageTokenTest, RejectsPositionsNoListingReaches) {
+  EXPECT_THAT(
+      DecodePageToken(EncodePageToken("search", 7, kMaxPageTokenPosition),
+                      "search", 7),
+      IsOk());
+  EXPECT_THAT(
+      DecodePageToken(EncodePageToken("search", 7, kMaxPageTokenPosition + 1),
+                      "search", 7),
+      StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(
+      DecodePageToken(EncodePageToken("search", 7, UINT64_MAX), "search", 7),
+      StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
 TEST(PageTokenTest, RejectsTokenOfAnotherRequest) {
   const std::string token = EncodePageToken("search", 42, 130);
 
