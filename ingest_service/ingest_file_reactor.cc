@@ -5,6 +5,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
 #include "paperdb/v1/ingest_service.pb.h"
@@ -85,9 +86,16 @@ absl::Status IngestFileReactor::Accept() {
   }
   const size_t limit = ingester_->options().max_file_bytes;
   if (request.content().size() > limit - content_.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        file_name_, ": file is larger than the limit of ", limit,
-        " bytes (--max_file_mib); stopped reading at byte ", content_.size()));
+    // The same reason as a file over the limit given whole (Ingester).
+    return WithReason(
+        WithField(absl::InvalidArgumentError(absl::StrCat(
+                      file_name_, ": file is larger than the limit of ", limit,
+                      " bytes (--max_file_mib); stopped reading at byte ",
+                      content_.size(), ", where message ", messages_,
+                      " of the stream would bring it to ",
+                      content_.size() + request.content().size())),
+                  "content"),
+        "FILE_TOO_LARGE", {{"limit_bytes", absl::StrCat(limit)}});
   }
   content_.append(request.content());
   return absl::OkStatus();

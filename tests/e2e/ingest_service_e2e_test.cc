@@ -427,7 +427,16 @@ TEST_F(IngestServiceE2eTest, MillionTinyParagraphsAndHugeFilesAreRefused) {
   EXPECT_THAT(status.error_message(),
               HasSubstr("big.txt: file is larger than the limit of 4194304 "
                         "bytes (--max_file_mib); stopped reading at byte "
-                        "4194304"));
+                        "4194304, where message 5 of the stream would bring "
+                        "it to 5242880"));
+  // As for a file over the limit given whole (found by a hostile tester:
+  // the reason was INVALID_ARGUMENT).
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(status.error_details()));
+  google::rpc::ErrorInfo info;
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "FILE_TOO_LARGE");
+  EXPECT_EQ(info.metadata().at("limit_bytes"), "4194304");
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(PaperCount(), 76);
 }
