@@ -397,12 +397,18 @@ class Parser {
       uint32_t slop = 0;
       const bool ends = AtEnd() || SpaceAt(text_, at_) > 0 || AtClose() ||
                         QuoteAt(text_, at_) > 0;
-      if (at_ == digits || !ends ||
+      if (at_ == digits ||
           !absl::SimpleAtoi(text_.substr(digits, at_ - digits), &slop) ||
           slop > kMaxSlop) {
         return Error(tilde, absl::StrCat("expected a number of positions "
                                          "from 0 to ",
                                          kMaxSlop, " after '~'"));
+      }
+      if (!ends) {
+        // "~2~3", "~2x": the number is fine, what follows it is not.
+        return Error(code_point_, absl::StrCat("expected a space or the end "
+                                               "of the query after '~",
+                                               slop, "'"));
       }
       node.slop = slop;
     }

@@ -236,7 +236,13 @@ TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
               HasSubstr("character 6: a double exclusion"));
   EXPECT_THAT(ErrorOf("graph -(-network)"),
               HasSubstr("character 6: a double exclusion"));
+  // What follows a good number is pointed at (a hostile tester: "~2~3"
+  // named the first '~').
   EXPECT_THAT(ErrorOf("\"graph neural\"~1.5"),
+              HasSubstr("character 16: expected a space or the end of the "
+                        "query after '~1'"));
+  EXPECT_THAT(ErrorOf("\"a\"~2~3"), HasSubstr("character 5: expected a space"));
+  EXPECT_THAT(ErrorOf("\"graph neural\"~x"),
               HasSubstr("character 14: expected a number"));
   EXPECT_THAT(ErrorOf("graph venue:"),
               HasSubstr("character 12: expected a value after 'venue:'"));

@@ -238,10 +238,7 @@ TEST_F(IngestServiceE2eTest, EmptyFileErrorNamesLineAndByteInDetails) {
   const grpc::Status status = IngestOverGrpc("empty.txt", "", &response);
 
   ASSERT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  google::rpc::Status details;
-  ASSERT_TRUE(details.ParseFromString(status.error_details()));
-  google::rpc::ErrorInfo info;
-  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
   EXPECT_EQ(info.reason(), "EMPTY_FILE");
   EXPECT_EQ(info.metadata().at("file_name"), "empty.txt");
   EXPECT_EQ(info.metadata().at("line"), "1");
@@ -431,10 +428,7 @@ TEST_F(IngestServiceE2eTest, MillionTinyParagraphsAndHugeFilesAreRefused) {
                         "it to 5242880"));
   // As for a file over the limit given whole (found by a hostile tester:
   // the reason was INVALID_ARGUMENT).
-  google::rpc::Status details;
-  ASSERT_TRUE(details.ParseFromString(status.error_details()));
-  google::rpc::ErrorInfo info;
-  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
   EXPECT_EQ(info.reason(), "FILE_TOO_LARGE");
   EXPECT_EQ(info.metadata().at("limit_bytes"), "4194304");
   ASSERT_TRUE(engine_->CatchUp().ok());

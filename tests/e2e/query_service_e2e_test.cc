@@ -333,10 +333,7 @@ TEST_F(QueryServiceE2eTest, ErrorsWithoutAFieldStillCarryErrorInfo) {
   const grpc::Status status = query_->GetPaper(&context, request, &paper);
 
   ASSERT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-  google::rpc::Status details;
-  ASSERT_TRUE(details.ParseFromString(status.error_details()));
-  google::rpc::ErrorInfo info;
-  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
   EXPECT_EQ(info.reason(), "NOT_FOUND");
 }
 

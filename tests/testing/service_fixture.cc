@@ -1,5 +1,6 @@
 #include "tests/testing/service_fixture.h"
 
+#include "google/rpc/status.pb.h"
 #include "ingest_service/ingester.h"
 
 namespace paperdb::testing {
@@ -76,6 +77,16 @@ grpc::Status ServiceFixture::IngestOverGrpc(const std::string& name,
   }
   writer->WritesDone();
   return writer->Finish();
+}
+
+google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  google::rpc::ErrorInfo info;
+  if (!details.ParseFromString(status.error_details())) return info;
+  for (const auto& detail : details.details()) {
+    if (detail.UnpackTo(&info)) return info;
+  }
+  return google::rpc::ErrorInfo();
 }
 
 }  // namespace paperdb::testing

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "google/rpc/error_details.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "gtest/gtest.h"
@@ -67,6 +68,10 @@ class ServiceFixture : public StoreFixture {
   std::unique_ptr<v1::IngestService::Stub> ingest_;
   std::unique_ptr<grpc::health::v1::Health::Stub> health_stub_;
 };
+
+// The google.rpc.ErrorInfo that `status` carries first among its
+// google.rpc.Status details; an empty one (reason "") if it carries none.
+google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status);
 
 }  // namespace paperdb::testing
 
