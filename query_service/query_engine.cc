@@ -270,6 +270,10 @@ v1::QueryRewrite::Kind RewriteKind(search::QueryRewrite::Kind kind) {
       return v1::QueryRewrite::KIND_PREFIX_EXPANSION;
     case search::QueryRewrite::Kind::kDropped:
       return v1::QueryRewrite::KIND_TERMS_DROPPED;
+    case search::QueryRewrite::Kind::kStem:
+      return v1::QueryRewrite::KIND_STEM_MATCHES;
+    case search::QueryRewrite::Kind::kStemOnly:
+      return v1::QueryRewrite::KIND_STEM_MATCHES_ONLY;
   }
   return v1::QueryRewrite::KIND_UNSPECIFIED;
 }
@@ -284,6 +288,7 @@ void AddExplanation(const std::vector<search::TermContribution>& terms,
     score->set_document_frequency(t.df);
     score->set_idf(t.idf);
     score->set_document_length(t.doc_length);
+    score->set_stem_only(t.stem_only);
   }
 }
 

@@ -52,6 +52,12 @@ class Bm25Scorer {
     return idf * tf * k1_plus_1_ /
            (tf + norm_base_ + norm_per_term_ * doc_length);
   }
+  // Score() of a weighted term frequency (occurrences counted in part).
+  double WeightedScore(double idf, double tf, uint32_t doc_length) const {
+    if (tf <= 0.0 || !scores_) return 0.0;
+    return idf * tf * k1_plus_1_ /
+           (tf + norm_base_ + norm_per_term_ * doc_length);
+  }
 
  private:
   CollectionStats stats_;

@@ -57,6 +57,17 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
       index = it->second;
     }
     analyzed.terms[index].positions.push_back(token.position);
+    // The surface form beside the stem (text/word_forms.h), with the same
+    // position; its id is of the same epoch as the stems'.
+    if (token.form_id < slot_of_id.size()) {
+      uint32_t& s = slot_of_id[token.form_id];
+      if (s == kNoSlot) {
+        s = static_cast<uint32_t>(analyzed.terms.size());
+        analyzed.terms.push_back(
+            {analyzer.TermText(token.form_id), {}, token.form_id});
+      }
+      analyzed.terms[s].positions.push_back(token.position);
+    }
     if (IsCommonGramWord(token.term)) {
       gram_words.emplace_back(token.position, token.term);
     }

@@ -37,6 +37,9 @@ struct TermContribution {
   double idf = 0.0;
   uint32_t doc_length = 0;  // Of the paper, in terms.
   double score = 0.0;       // BM25 of this term for the paper.
+  // The paper holds only other words of the term's stem than the one typed
+  // (word_form_iterator.h): `score` is weighted down.
+  bool stem_only = false;
 };
 
 class DocIterator {

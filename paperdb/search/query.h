@@ -54,6 +54,23 @@ struct QueryNode {
   // nodes not read from the text.
   uint32_t text_begin = 0;
   uint32_t text_end = 0;
+  // A kTerm of one plain word, bare or quoted: the word folded
+  // (Analyzer::FoldForMatching()), which tells which words of its stem are
+  // the word typed (text/word_forms.h); empty otherwise.
+  std::string surface;
+  // A quoted single word: only papers holding that word, or an inflection
+  // of it, match; not the other words of its stem.
+  bool surface_only = false;
+  // Set by the expander when other words share the stem
+  // (word_form_iterator.h): the form terms of the word typed, of the other
+  // words, and whether the stem's occurrences without a form term are the
+  // word typed. The searcher weighs papers holding only other words less.
+  bool split_forms = false;
+  // The part of the stem's score a paper holding only other words gets.
+  double stem_only_weight = 1.0;
+  std::vector<std::string> same_forms;
+  std::vector<std::string> other_forms;
+  bool unmarked_same = false;
 };
 
 struct Query {

@@ -13,6 +13,8 @@
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/index/varint.h"
+#include "paperdb/search/word_form_expander.h"
+#include "paperdb/search/word_form_iterator.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/analyzer.h"
@@ -144,6 +146,9 @@ class Expander {
       query.unread.clear();
     }
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
+    SetStemOnlyWeights(&query.root, ScoredUnits(query.root) == 1
+                                        ? kStemOnlyWeightAlone
+                                        : kStemOnlyWeightInContext);
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
     // Corrections and prefix expansions are stems: show words instead.
@@ -162,6 +167,25 @@ class Expander {
  private:
   absl::StatusOr<uint32_t> Df(const std::string& term) {
     return DocumentFrequency(store_, term);
+  }
+
+  // Words and phrases the query scores (not filters or exclusions), a
+  // word's alternatives counted once.
+  static size_t ScoredUnits(const QueryNode& node) {
+    if (node.excluded || node.kind == Kind::kField) return 0;
+    if (node.kind != Kind::kAnd && (node.kind != Kind::kOr || node.dismax)) {
+      return 1;
+    }
+    size_t units = 0;
+    for (const QueryNode& child : node.children) units += ScoredUnits(child);
+    return units;
+  }
+
+  // How much a paper holding only other words of a typed word's stem gets
+  // (word_form_iterator.h): less when the word stands alone.
+  static void SetStemOnlyWeights(QueryNode* node, double weight) {
+    if (node->split_forms) node->stem_only_weight = weight;
+    for (QueryNode& child : node->children) SetStemOnlyWeights(&child, weight);
   }
 
   absl::Status Expand(QueryNode* node) {
@@ -254,6 +278,16 @@ class Expander {
     if (IsCancelRequested(cancelled_)) return SearchCancelledError();
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node->terms[0]));
     dfs_[node->terms[0]] = df;
+    if (df > 0 && !node->surface.empty()) {
+      PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,
+                               ResolveWordForms(store_, node));
+      if (!forms.other_words.empty() && !node->excluded) {
+        rewrites_.push_back(
+            Rewrite(forms.typed_word_found ? QueryRewrite::Kind::kStem
+                                           : QueryRewrite::Kind::kStemOnly,
+                    *node, *node, node->surface, std::move(forms.other_words)));
+      }
+    }
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
     if (df == 0 && !node->excluded) {

@@ -43,7 +43,10 @@ inline constexpr size_t kMaxConjunctionTerms = 32;
 
 // What the expander changed, for the response.
 struct QueryRewrite {
-  enum class Kind { kSpelling, kAcronym, kPrefix, kDropped };
+  // kStem: papers holding other words of a typed word's stem also match,
+  // ranked lower; kStemOnly: no paper holds the typed word, every match
+  // holds another word of its stem. Replacements: those other words.
+  enum class Kind { kSpelling, kAcronym, kPrefix, kDropped, kStem, kStemOnly };
   Kind kind = Kind::kSpelling;
   // The word, phrase, prefix or run of words as typed (Query::text from
   // its first word's first character to its last word's last), or the

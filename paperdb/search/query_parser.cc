@@ -19,6 +19,7 @@
 #include "paperdb/index/field_keys.h"
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/utf8.h"
+#include "paperdb/text/word_forms.h"
 #include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
@@ -383,6 +384,22 @@ class Parser {
     return ParseWord();
   }
 
+  // The folded word `token` was analyzed from, a token of `text` just
+  // analyzed by the thread's analyzer: its surface form (word_forms.h), or,
+  // for a word indexed without one, its folded text if that is the stem or
+  // the stem plus "e", else the stem ("LLMs" is "llm").
+  static std::string SurfaceOf(absl::string_view text,
+                               const text::AnalyzedToken& token) {
+    if (token.form_id != text::kNoTermId) {
+      return std::string(
+          text::FormOf(text::ThreadLocalAnalyzer().TermText(token.form_id)));
+    }
+    std::string folded = text::Analyzer::FoldForMatching(
+        text.substr(token.start_byte, token.end_byte - token.start_byte));
+    if (text::HasFormTerm(folded, token.term)) return token.term;
+    return folded;
+  }
+
   // Reads a quoted phrase at at_ and an optional "~N" after it.
   absl::StatusOr<QueryNode> ParsePhrase() {
     QueryNode node;
@@ -440,6 +457,11 @@ class Parser {
     SetTextSpan(phrase, 0, phrase.size(), &node);
     node.text_begin -= 1;
     node.text_end += 1;
+    if (tokens.size() == 1 && !tokens[0].stopword) {
+      // A quoted word: that word, not the other words of its stem.
+      node.surface = SurfaceOf(phrase, tokens[0]);
+      node.surface_only = true;
+    }
     uint32_t last_position = UINT32_MAX;
     for (text::AnalyzedToken& token : tokens) {
       // A joined compound shares its first part's position: the parts
@@ -605,6 +627,7 @@ class Parser {
         return node;
       }
       node.kind = QueryNode::Kind::kTerm;
+      node.surface = SurfaceOf(word, tokens[0]);
       node.terms.push_back(std::move(tokens[0].term));
       node.word = std::string(word.substr(
           tokens[0].start_byte, tokens[0].end_byte - tokens[0].start_byte));

@@ -18,6 +18,7 @@
 #include "paperdb/search/paired_docs.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/skip_estimator.h"
+#include "paperdb/search/word_form_iterator.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/stopwords.h"
 
@@ -71,6 +72,12 @@ constexpr auto BetterScore = [](const ScoredDoc& a, const ScoredDoc& b) {
   return a.score > b.score || (a.score == b.score && a.doc < b.doc);
 };
 
+// A term read as its posting list alone: not one whose stem other words
+// share (word_form_iterator.h).
+bool IsPlainTerm(const QueryNode& node) {
+  return node.kind == Kind::kTerm && !node.split_forms;
+}
+
 class Evaluation {
  public:
   Evaluation(const storage::Store& store, const index::Bm25Scorer& scorer,
@@ -86,6 +93,14 @@ class Evaluation {
       case Kind::kTerm: {
         PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node.terms[0]));
         if (df == 0) return NewEmptyIterator();
+        if (node.split_forms) {
+          return NewWordFormIterator(
+              store_,
+              WordForms{node.terms[0], df, node.same_forms, node.other_forms,
+                        node.unmarked_same, node.surface_only,
+                        node.stem_only_weight},
+              scorer_);
+        }
         return NewTermIterator(store_, node.terms[0], df, scorer_);
       }
       case Kind::kPhrase: {
@@ -285,7 +300,7 @@ class Evaluation {
   static bool IsTermConjunction(const QueryNode& node) {
     if (node.kind != Kind::kAnd || node.children.size() < 2) return false;
     for (const QueryNode& child : node.children) {
-      if (child.kind != Kind::kTerm || child.excluded) return false;
+      if (!IsPlainTerm(child) || child.excluded) return false;
     }
     return true;
   }
@@ -829,7 +844,7 @@ class Evaluation {
       const std::vector<const QueryNode*>& clauses) {
     std::vector<std::string> terms;
     for (const QueryNode* clause : clauses) {
-      if (clause->kind != Kind::kTerm || clause->terms.size() != 1) break;
+      if (!IsPlainTerm(*clause) || clause->terms.size() != 1) break;
       terms.push_back(clause->terms[0]);
     }
     if (terms.size() == clauses.size()) return CountTermUnion(terms);
@@ -1119,7 +1134,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
                            ScorerFor(*store_, stats_, params_));
   Evaluation evaluation(*store_, scorer, cancelled);
   const QueryNode& root = query.root;
-  if (root.children.size() == 1 && root.children[0].kind == Kind::kTerm &&
+  if (root.children.size() == 1 && IsPlainTerm(root.children[0]) &&
       options.order == SortOrder::kRelevance && !options.collect_matches) {
     return evaluation.SingleTerm(root.children[0].terms[0], options.top_k);
   }

@@ -34,8 +34,10 @@ namespace paperdb::storage {
 // Version 2 added the "sources" family (updates and deletes). Version 3
 // changed the terms (diacritics folded, joined hyphenated compounds), so
 // older postings would not match new queries. Version 4 added common grams
-// (paperdb/index/common_grams.h), which phrase queries rely on.
-inline constexpr int kSchemaVersion = 4;
+// (paperdb/index/common_grams.h), which phrase queries rely on. Version 5
+// added surface-form terms (paperdb/text/word_forms.h), which tell a typed
+// word from the other words of its stem.
+inline constexpr int kSchemaVersion = 5;
 
 // Column families, in the order they are created.
 enum class Column {

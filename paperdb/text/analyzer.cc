@@ -13,6 +13,7 @@
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/tokenizer.h"
 #include "paperdb/text/utf8.h"
+#include "paperdb/text/word_forms.h"
 #include "unicode/normalizer2.h"
 #include "unicode/uchar.h"
 #include "unicode/unistr.h"
@@ -210,16 +211,26 @@ const Analyzer::Stemmed& Analyzer::Stem(absl::string_view word) {
             : std::string(reinterpret_cast<const char*>(stemmed),
                           static_cast<size_t>(sb_stemmer_length(stemmer_)));
   }
-  const auto interned = term_ids_.try_emplace(
-      entry.term, static_cast<uint32_t>(term_ids_.size()));
-  entry.id = interned.first->second;
+  entry.id = Intern(entry.term);
+  if (!entry.stopword && !HasNoAsciiLetter(folded) &&
+      HasFormTerm(folded, entry.term)) {
+    entry.form_id = Intern(FormTerm(entry.term, folded));
+  }
   return stem_cache_.emplace(word, std::move(entry)).first->second;
+}
+
+uint32_t Analyzer::Intern(const std::string& term) {
+  const auto interned =
+      term_ids_.try_emplace(term, static_cast<uint32_t>(term_ids_.size()));
+  if (interned.second) id_terms_.push_back(term);
+  return interned.first->second;
 }
 
 void Analyzer::ResetTerms() {
   static std::atomic<uint64_t> next_epoch{1};
   stem_cache_.clear();
   term_ids_.clear();
+  id_terms_.clear();
   term_epoch_ = next_epoch.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -246,6 +257,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     token.term_id = stemmed.id;
     token.term = stemmed.term;
     token.stopword = stemmed.stopword;
+    token.form_id = stemmed.form_id;
   };
   const std::vector<TokenSpan> spans = Tokenize(text);
   std::vector<AnalyzedToken> tokens;
@@ -268,6 +280,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       joined.end_byte = chain_end;
       joined.position = first.position;
       joined.compound = true;
+      joined.form_id = kNoTermId;
       // Equal terms at one position would count twice ("model-s").
       if (joined.term != first.term) {
         tokens.insert(tokens.begin() + static_cast<ptrdiff_t>(chain_first) + 1,
@@ -361,6 +374,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
           whole.end_byte = span.end_byte;
           whole.position = first_position;
           whole.compound = true;
+          whole.form_id = kNoTermId;
         }
         from = cuts[k];
       }

@@ -16,7 +16,9 @@
 //     other scripts (Devanagari vowel signs, kana voicing marks) are
 //     letters' parts there and stay.
 //  5. Stopwords (stopwords.h) are marked, not dropped.
-//  6. Snowball English stemming (libstemmer, https://snowballstem.org).
+//  6. Snowball English stemming (libstemmer, https://snowballstem.org),
+//     and beside the stem a surface-form term naming the folded word, for
+//     words the stem may conflate with others (word_forms.h).
 //  7. Compounds: for 2 to kMaxCompoundParts consecutive tokens joined by
 //     single hyphens (tokenizer.h: "SKILL-MIX", "ResNet-18", "Proof-Pile-2",
 //     "state-of-the-art"), one more token is emitted: the concatenation of
@@ -76,6 +78,11 @@ struct AnalyzedToken {
   // and word counts must skip these tokens; a query parser can match a
   // hyphenated query word as (phrase of its parts OR the joined term).
   bool compound = false;
+  // The analyzer's id (as term_id) of the token's surface-form term
+  // (word_forms.h), or kNoTermId if it has none: stopwords, joined
+  // compounds, numbers, and words whose folded form is their stem or their
+  // stem plus "e". Analyzer::TermText() gives the term.
+  uint32_t form_id = kNoTermId;
 };
 
 // Tokens longer than this many bytes are not indexed (no real word is; a
@@ -116,6 +123,10 @@ class Analyzer {
   // Folds for matching and stems one word.
   std::string Term(absl::string_view word);
 
+  // The term (a stem or a surface-form term) with id `id` of the current
+  // term epoch. REQUIRES: id < term_id_limit().
+  const std::string& TermText(uint32_t id) const { return id_terms_[id]; }
+
   // Identifies this analyzer's current numbering of terms (term ids),
   // unique among all analyzers of the process and never 0. It changes only
   // at the start of an Analyze() call (when the caches are full and are
@@ -133,8 +144,11 @@ class Analyzer {
   struct Stemmed {
     std::string term;
     uint32_t id = kNoTermId;
+    uint32_t form_id = kNoTermId;  // Its surface-form term's id, if any.
     bool stopword = false;
   };
+  // The id of `term` in the current epoch, interned if new.
+  uint32_t Intern(const std::string& term);
   // The Stemmed of `word`: a folded form (FoldForMatching()), or an ASCII
   // word as written, whose folded form is its ASCII lower case (the two
   // never disagree: a folded ASCII form is its own lower case). Valid until
@@ -154,6 +168,7 @@ class Analyzer {
   absl::flat_hash_map<std::string, Stemmed> stem_cache_;
   // Term -> term id (0, 1, 2, ... in order of first use).
   absl::flat_hash_map<std::string, uint32_t> term_ids_;
+  std::vector<std::string> id_terms_;  // Term id -> term.
   uint64_t term_epoch_ = 0;
   // Non-ASCII word -> FoldForMatching(word): three ICU normalizations that
   // would otherwise make such a word cost several times an ASCII one.

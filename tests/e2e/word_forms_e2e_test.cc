@@ -1,0 +1,125 @@
+// Exact words before stems (paperdb/text/word_forms.h) over real gRPC on
+// loopback: a paper holding the word typed, or an inflection of it, ranks
+// above papers holding only another word of its stem, and the response
+// says when a stem, not the word, matched.
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+
+// The RS2 abstract: the one bundled paper writing "informative"; 14 others
+// write "information" (stem "inform").
+constexpr char kRs2[] = "iclr2024-57d2834f0813070e";
+
+class WordFormsE2eTest : public ServiceFixture {
+ protected:
+  v1::SearchPapersResponse Search(const std::string& query,
+                                  int page_size = 10) {
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_page_size(page_size);
+    request.set_explain(true);
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersResponse response;
+    const grpc::Status status =
+        query_->SearchPapers(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << query << ": " << status.error_message();
+    return response;
+  }
+  static std::vector<std::string> Ids(const v1::SearchPapersResponse& r) {
+    std::vector<std::string> ids;
+    for (const v1::SearchResult& result : r.results()) {
+      ids.push_back(result.paper().id());
+    }
+    return ids;
+  }
+};
+
+TEST_F(WordFormsE2eTest, ThePaperHoldingTheTypedWordRanksFirst) {
+  const v1::SearchPapersResponse response = Search("informative", 20);
+  ASSERT_EQ(response.total_size(), 15);
+  EXPECT_EQ(response.results(0).paper().id(), kRs2);
+  EXPECT_FALSE(response.results(0).explanation(0).stem_only());
+  for (int i = 1; i < response.results_size(); ++i) {
+    EXPECT_TRUE(response.results(i).explanation(0).stem_only()) << i;
+    EXPECT_LT(response.results(i).score(), response.results(0).score());
+  }
+  ASSERT_EQ(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).kind(), v1::QueryRewrite::KIND_STEM_MATCHES);
+  EXPECT_EQ(response.rewrites(0).original(), "informative");
+  EXPECT_THAT(response.rewrites(0).replacements(), Contains("information"));
+}
+
+TEST_F(WordFormsE2eTest, AQuotedWordMatchesItsOwnPapersOnly) {
+  EXPECT_THAT(Ids(Search("\"informative\"")), ElementsAre(kRs2));
+  EXPECT_EQ(Search("\"informative\"").total_size(), 1);
+  // No bundled abstract writes "experience" (27 write "experiments" and
+  // the like, stem "experi").
+  EXPECT_EQ(Search("\"experience\"").results_size(), 0);
+}
+
+TEST_F(WordFormsE2eTest, OnlyStemMatchesAreSaidToBeSo) {
+  const v1::SearchPapersResponse response = Search("experience");
+  ASSERT_EQ(response.total_size(), 27);
+  ASSERT_EQ(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_STEM_MATCHES_ONLY);
+  EXPECT_EQ(response.rewrites(0).original(), "experience");
+  EXPECT_THAT(response.rewrites(0).replacements(), Contains("experiments"));
+  for (const v1::SearchResult& result : response.results()) {
+    EXPECT_TRUE(result.explanation(0).stem_only());
+  }
+}
+
+TEST_F(WordFormsE2eTest, InflectionsMatchAtFullWeight) {
+  // "networks" and "network" are one word: no rewrite, nothing stem-only,
+  // and the same papers in the same order whichever is typed.
+  const v1::SearchPapersResponse plural = Search("networks", 50);
+  const v1::SearchPapersResponse singular = Search("network", 50);
+  EXPECT_EQ(plural.rewrites_size(), 0) << plural.rewrites(0).DebugString();
+  EXPECT_EQ(Ids(plural), Ids(singular));
+  for (const v1::SearchResult& result : plural.results()) {
+    EXPECT_FALSE(result.explanation(0).stem_only());
+  }
+  const v1::SearchPapersResponse pruning = Search("pruning", 50);
+  const v1::SearchPapersResponse prune = Search("prune", 50);
+  EXPECT_EQ(Ids(pruning), Ids(prune));
+  EXPECT_GT(pruning.results_size(), 1);
+}
+
+TEST_F(WordFormsE2eTest, UniverseAndUniversityEachFindTheirOwnPaper) {
+  // Both stem to "univers", as does "universal" (two bundled papers).
+  // Each new paper writes its own word twice and the other's once.
+  const auto ingested =
+      Ingest("univ.txt",
+             "Test 2024 paper list\n\n"
+             "A survey of the universe: dark matter maps of the "
+             "universe, with one note on a university telescope.\n\n"
+             "Teaching at a university: universities and their "
+             "students, and courses on the universe.\n");
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  const v1::SearchPapersResponse universe = Search("universe");
+  const v1::SearchPapersResponse university = Search("university");
+  ASSERT_EQ(universe.results_size(), 4);
+  ASSERT_EQ(university.results_size(), 4);
+  EXPECT_NE(universe.results(0).paper().id(),
+            university.results(0).paper().id());
+  EXPECT_THAT(universe.results(0).paper().abstract(),
+              ::testing::StartsWith("A survey of the universe"));
+  EXPECT_THAT(university.results(0).paper().abstract(),
+              ::testing::StartsWith("Teaching at a university"));
+}
+
+}  // namespace
+}  // namespace paperdb::testing
