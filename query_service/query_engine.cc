@@ -22,8 +22,10 @@
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
+#include "paperdb/search/semantic_query.h"
 #include "paperdb/search/similar_terms.h"
 #include "paperdb/text/utf8.h"
+#include "query_service/search_response.h"
 #include "query_service/search_result_builder.h"
 
 namespace paperdb::query {
@@ -260,38 +262,6 @@ absl::StatusOr<search::SortOrder> ParseOrderBy(absl::string_view order_by) {
       "order_by");
 }
 
-v1::QueryRewrite::Kind RewriteKind(search::QueryRewrite::Kind kind) {
-  switch (kind) {
-    case search::QueryRewrite::Kind::kSpelling:
-      return v1::QueryRewrite::KIND_SPELLING_CORRECTION;
-    case search::QueryRewrite::Kind::kAcronym:
-      return v1::QueryRewrite::KIND_ACRONYM_EXPANSION;
-    case search::QueryRewrite::Kind::kPrefix:
-      return v1::QueryRewrite::KIND_PREFIX_EXPANSION;
-    case search::QueryRewrite::Kind::kDropped:
-      return v1::QueryRewrite::KIND_TERMS_DROPPED;
-    case search::QueryRewrite::Kind::kStem:
-      return v1::QueryRewrite::KIND_STEM_MATCHES;
-    case search::QueryRewrite::Kind::kStemOnly:
-      return v1::QueryRewrite::KIND_STEM_MATCHES_ONLY;
-  }
-  return v1::QueryRewrite::KIND_UNSPECIFIED;
-}
-
-void AddExplanation(const std::vector<search::TermContribution>& terms,
-                    v1::SearchResult* result) {
-  for (const search::TermContribution& t : terms) {
-    v1::TermScore* score = result->add_explanation();
-    score->set_term(t.term);
-    score->set_score(t.score);
-    score->set_term_frequency(t.tf);
-    score->set_document_frequency(t.df);
-    score->set_idf(t.idf);
-    score->set_document_length(t.doc_length);
-    score->set_stem_only(t.stem_only);
-  }
-}
-
 }  // namespace
 
 absl::Status QueryEngine::SearchPapers(
@@ -332,22 +302,55 @@ absl::Status QueryEngine::SearchPapers(
   }
   const bool all_terms =
       request.matching_strategy() == v1::MATCHING_STRATEGY_ALL;
+  if (!v1::SemanticMode_IsValid(request.semantic())) {
+    return WithField(absl::InvalidArgumentError(absl::StrCat(
+                         "semantic: unknown value ", request.semantic(),
+                         ": expected SEMANTIC_MODE_ON, SEMANTIC_MODE_OFF or "
+                         "SEMANTIC_MODE_ONLY")),
+                     "semantic");
+  }
+  const v1::SemanticMode semantic =
+      request.semantic() == v1::SEMANTIC_MODE_UNSPECIFIED ? v1::SEMANTIC_MODE_ON
+                                                          : request.semantic();
+  // SEMANTIC_MODE_ONLY searches the concepts the query names, alone.
+  const bool concepts_only = semantic == v1::SEMANTIC_MODE_ONLY;
+  search::ConceptQuery concepts;
+  if (concepts_only) concepts = search::ConceptQueryOf(parsed);
   // What a page token is bound to, each part length-prefixed so that no
   // two requests share it (a hostile test found "neural" ordered by "year"
   // taking the token of "neuralyear").
   const uint64_t fingerprint = Hash64(absl::StrCat(
       request.query().size(), ":", request.query(), request.order_by().size(),
-      ":", request.order_by(), all_terms ? "all" : "some"));
+      ":", request.order_by(), all_terms ? "all" : "some", ":",
+      static_cast<int>(semantic)));
   uint64_t offset = 0;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(
         offset, DecodePageToken(request.page_token(), "search", fingerprint));
   }
 
+  // Concepts named by runs of words match beside them, grouped before
+  // expansion (a word no paper holds is one the concept may stand for).
+  std::vector<search::MatchUnit> concept_units;
+  std::vector<search::QueryRewrite> concept_rewrites;
+  search::Query word_query;  // Without the concepts, when they were added.
   absl::ReaderMutexLock lock(&mu_);
+  if (semantic == v1::SEMANTIC_MODE_ON) {
+    word_query = parsed;
+    PAPERDB_ASSIGN_OR_RETURN(
+        concepts.concept_ids,
+        search::ExpandConcepts(*store_, &parsed, &concept_units,
+                               &concept_rewrites));
+  } else if (concepts_only) {
+    concept_units = concepts.units;
+  }
   PAPERDB_ASSIGN_OR_RETURN(
       search::ExpandedQuery expanded,
       search::ExpandQuery(*store_, std::move(parsed), cancelled));
+  expanded.rewrites.insert(expanded.rewrites.begin(), concept_rewrites.begin(),
+                           concept_rewrites.end());
+  response->mutable_concepts()->Assign(concepts.concept_ids.begin(),
+                                       concepts.concept_ids.end());
   if (expanded.query.read_as_text) {
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(v1::QueryRewrite::KIND_READ_AS_TEXT);
@@ -376,16 +379,32 @@ absl::Status QueryEngine::SearchPapers(
   options.order = order;
   options.collect_matches = request.facet_fields_size() > 0;
   options.partial_matches = !all_terms;
+  const search::Query& query = concepts_only ? concepts.query : expanded.query;
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
-                           searcher.Search(expanded.query, options, cancelled));
+                           searcher.Search(query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
   response->set_total_size_estimated(hits.total_estimated);
+  // Full matches hold every word: when concepts alone complete them (no
+  // paper holds all the words), the results are concept matches.
+  bool by_concepts = concepts_only;
+  if (!concepts_only && !concepts.concept_ids.empty() && !hits.any_terms &&
+      hits.full_total > 0) {
+    PAPERDB_ASSIGN_OR_RETURN(
+        search::ExpandedQuery words,
+        search::ExpandQuery(*store_, std::move(word_query), cancelled));
+    search::SearchOptions words_only{.top_k = 1, .partial_matches = false};
+    PAPERDB_ASSIGN_OR_RETURN(
+        const search::SearchHits word_hits,
+        searcher.Search(words.query, words_only, cancelled));
+    by_concepts = word_hits.total == 0;
+  }
   const bool some = !hits.any_terms && hits.full_total < hits.total;
-  response->set_match_mode(hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
-                           : some         ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
-                                          : v1::MATCH_MODE_ALL_TERMS);
-  response->set_full_match_count(
-      static_cast<int64_t>(hits.any_terms ? 0 : hits.full_total));
+  response->set_match_mode(by_concepts      ? v1::MATCH_MODE_CONCEPTS
+                           : hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
+                           : some           ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
+                                            : v1::MATCH_MODE_ALL_TERMS);
+  response->set_full_match_count(static_cast<int64_t>(
+      hits.any_terms || by_concepts ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
   for (const std::string& field : request.facet_fields()) {
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
@@ -408,16 +427,18 @@ absl::Status QueryEngine::SearchPapers(
   }
   using MatchedAs = search::Searcher::MatchedAs;
   // Highlights show what each result matched: a partial match's units
-  // count a hyphenated word's parts one by one ("Zebrafish-7B" marks "7B").
-  const std::vector<search::MatchUnit> units =
-      search::CollectMatchUnits(expanded.query.root);
+  // count a hyphenated word's parts one by one ("Zebrafish-7B" marks "7B");
+  // the concepts matched show their terms.
+  std::vector<search::MatchUnit> units = search::CollectMatchUnits(query.root);
   std::vector<search::MatchUnit> partial_units;
   if (!hits.any_terms && hits.full_matches < hits.top.size()) {
     partial_units = search::CollectMatchUnits(
-        search::Searcher::MatchedQuery(expanded.query, MatchedAs::kSomeTerms));
+        search::Searcher::MatchedQuery(query, MatchedAs::kSomeTerms));
   }
-  const std::vector<NameFilter> name_filters =
-      NameFiltersOf(expanded.query.root);
+  for (auto* u : {&units, &partial_units}) {
+    u->insert(u->end(), concept_units.begin(), concept_units.end());
+  }
+  const std::vector<NameFilter> name_filters = NameFiltersOf(query.root);
   const bool more = hits.top.size() > offset + page_size;
   if (more) hits.top.resize(offset + page_size);
   const ResultTrimmer trimmer(request.read_mask());
@@ -432,9 +453,9 @@ absl::Status QueryEngine::SearchPapers(
       return absl::CancelledError("search cancelled while building results");
     }
     storage::v1::PaperRecord& record = records[i - offset];
+    const bool partial = !hits.any_terms && i >= hits.full_matches;
     std::vector<search::ByteSpan> highlights;
     if (mask.highlights || mask.snippet) {
-      const bool partial = !hits.any_terms && i >= hits.full_matches;
       PAPERDB_ASSIGN_OR_RETURN(highlights,
                                HighlightsOf(*store_, hits.top[i].doc, record,
                                             partial ? partial_units : units));
@@ -444,16 +465,20 @@ absl::Status QueryEngine::SearchPapers(
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
     // The any-term fallback has no full match: every result is partial.
-    result->set_partial_match(hits.any_terms || i >= hits.full_matches);
-    if (request.explain()) {
+    result->set_partial_match(hits.any_terms || by_concepts ||
+                              i >= hits.full_matches);
+    if (request.explain() || !concepts.concept_ids.empty()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,
-          searcher.Explain(expanded.query,
-                           hits.any_terms           ? MatchedAs::kAnyTerms
-                           : i >= hits.full_matches ? MatchedAs::kSomeTerms
-                                                    : MatchedAs::kAllTerms,
+          searcher.Explain(query,
+                           hits.any_terms ? MatchedAs::kAnyTerms
+                           : partial      ? MatchedAs::kSomeTerms
+                                          : MatchedAs::kAllTerms,
                            hits.top[i].doc));
-      AddExplanation(terms, result);
+      if (!concepts.concept_ids.empty()) {
+        result->set_match_source(MatchSourceOf(terms));
+      }
+      if (request.explain()) AddExplanation(terms, result);
     }
     trimmer.Trim(result);
   }

@@ -15,6 +15,7 @@
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/token_spans.h"
 #include "paperdb/index/varint.h"
+#include "paperdb/semantic/concept_lexicon.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/text/analyzer.h"
 
@@ -98,6 +99,23 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
       if (positions.empty() || positions.back() != position) {
         positions.push_back(position);
       }
+    }
+  }
+  // Concepts of the thesaurus the abstract names (semantic side): one
+  // posting per mention, at its first word.
+  absl::flat_hash_map<uint32_t, size_t> concept_slot;
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  for (const semantic::ConceptMention& m :
+       lexicon.MatchTokens(paper.abstract(), tokens)) {
+    auto [slot, added] =
+        concept_slot.emplace(m.concept_index, analyzed.terms.size());
+    if (added) {
+      analyzed.terms.push_back(
+          {semantic::ConceptTerm(lexicon.id(m.concept_index)), {}});
+    }
+    std::vector<uint32_t>& positions = analyzed.terms[slot->second].positions;
+    if (positions.empty() || positions.back() != m.position) {
+      positions.push_back(m.position);
     }
   }
   analyzed.token_spans = EncodeTokenSpans(tokens);

@@ -66,6 +66,9 @@ struct QueryNode {
   // words, and whether the stem's occurrences without a form term are the
   // word typed. The searcher weighs papers holding only other words less.
   bool split_forms = false;
+  // The node's score is multiplied by this (a concept matched instead of
+  // words: paperdb/search/semantic_query.h).
+  double boost = 1.0;
   // The part of the stem's score a paper holding only other words gets.
   double stem_only_weight = 1.0;
   std::vector<std::string> same_forms;

@@ -46,7 +46,17 @@ struct QueryRewrite {
   // kStem: papers holding other words of a typed word's stem also match,
   // ranked lower; kStemOnly: no paper holds the typed word, every match
   // holds another word of its stem. Replacements: those other words.
-  enum class Kind { kSpelling, kAcronym, kPrefix, kDropped, kStem, kStemOnly };
+  // kConcept: words that name a concept of the thesaurus also match the
+  // concept's other terms (paperdb/search/semantic_query.h).
+  enum class Kind {
+    kSpelling,
+    kAcronym,
+    kPrefix,
+    kDropped,
+    kStem,
+    kStemOnly,
+    kConcept
+  };
   Kind kind = Kind::kSpelling;
   // The word, phrase, prefix or run of words as typed (Query::text from
   // its first word's first character to its last word's last), or the

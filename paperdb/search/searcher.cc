@@ -75,7 +75,7 @@ constexpr auto BetterScore = [](const ScoredDoc& a, const ScoredDoc& b) {
 // A term read as its posting list alone: not one whose stem other words
 // share (word_form_iterator.h).
 bool IsPlainTerm(const QueryNode& node) {
-  return node.kind == Kind::kTerm && !node.split_forms;
+  return node.kind == Kind::kTerm && !node.split_forms && node.boost == 1.0;
 }
 
 class Evaluation {
@@ -84,7 +84,15 @@ class Evaluation {
              const CancelFn& cancelled)
       : store_(store), scorer_(scorer), cancelled_(cancelled) {}
 
+  // The iterator of `node`, scaled by its boost.
   absl::StatusOr<std::unique_ptr<DocIterator>> Build(const QueryNode& node) {
+    PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it, BuildNode(node));
+    if (node.boost != 1.0) it = NewScaledIterator(std::move(it), node.boost);
+    return it;
+  }
+
+  absl::StatusOr<std::unique_ptr<DocIterator>> BuildNode(
+      const QueryNode& node) {
     if (node.kind != Kind::kAnd && node.kind != Kind::kOr) {
       // Before each leaf: its posting lists may have to be read.
       PAPERDB_RETURN_IF_ERROR(CheckCancelledNow());

@@ -36,7 +36,8 @@ namespace paperdb::storage {
 // older postings would not match new queries. Version 4 added common grams
 // (paperdb/index/common_grams.h), which phrase queries rely on. Version 5
 // added surface-form terms (paperdb/text/word_forms.h), which tell a typed
-// word from the other words of its stem.
+// word from the other words of its stem, and concept terms
+// (paperdb/semantic/concept_lexicon.h), the semantic side's index.
 inline constexpr int kSchemaVersion = 5;
 
 // Column families, in the order they are created.

@@ -52,7 +52,7 @@ std::vector<std::string> Bases(absl::string_view word) {
   auto drop = [word](size_t n) { return word.substr(0, word.size() - n); };
   const size_t n = word.size();
   if (n > 3 && absl::EndsWith(word, "s") && !absl::EndsWith(word, "ss")) {
-    add(drop(1));  // "networks", "biases" -> "biase"
+    bases.emplace_back(drop(1));  // "networks", "biases" -> "biase", "llms"
     if (absl::EndsWith(word, "es")) add(drop(2));  // "biases" -> "bias"
     if (n > 4 && absl::EndsWith(word, "ies")) {
       add(absl::StrCat(drop(3), "y"));  // "studies"

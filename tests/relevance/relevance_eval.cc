@@ -57,6 +57,9 @@ ABSL_FLAG(std::string, papers, PAPERDB_SOURCE_DIR "/tests/relevance/papers.tsv",
           "(optional)");
 ABSL_FLAG(std::string, markdown_out, "",
           "also write the per-tier and per-query tables to this file");
+ABSL_FLAG(std::string, semantic, "on",
+          "paperdb's semantic side (SearchPapersRequest.semantic): on, off or "
+          "only");
 ABSL_FLAG(bool, verbose, false,
           "print each query's scores and top results (grade:note)");
 ABSL_FLAG(bool, dump_papers, false,
@@ -140,6 +143,10 @@ Ranking SearchPaperdb(const query::QueryEngine& engine,
   v1::SearchPapersRequest request;
   request.set_query(query);
   request.set_page_size(kCutoff);
+  const std::string semantic = absl::GetFlag(FLAGS_semantic);
+  request.set_semantic(semantic == "off"    ? v1::SEMANTIC_MODE_OFF
+                       : semantic == "only" ? v1::SEMANTIC_MODE_ONLY
+                                            : v1::SEMANTIC_MODE_ON);
   v1::SearchPapersResponse response;
   Ranking ranking;
   absl::Status status = engine.SearchPapers(request, &response);
@@ -150,7 +157,9 @@ Ranking SearchPaperdb(const query::QueryEngine& engine,
   for (const v1::SearchResult& result : response.results()) {
     ranking.ids.push_back(result.paper().id());
   }
-  ranking.any_terms = response.match_mode() == v1::MATCH_MODE_ANY_TERMS;
+  // Papers matching any words, or concepts alone: not a full match.
+  ranking.any_terms = response.match_mode() == v1::MATCH_MODE_ANY_TERMS ||
+                      response.match_mode() == v1::MATCH_MODE_CONCEPTS;
   return ranking;
 }
 

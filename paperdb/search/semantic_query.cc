@@ -1,0 +1,231 @@
+#include "paperdb/search/semantic_query.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_join.h"
+#include "paperdb/common/status_macros.h"
+#include "paperdb/index/field_keys.h"
+#include "paperdb/index/terms_cache.h"
+#include "paperdb/semantic/concept_lexicon.h"
+#include "paperdb/text/stopwords.h"
+
+namespace paperdb::search {
+namespace {
+
+using Kind = QueryNode::Kind;
+
+// Appends the analyzed words of `node` to `words`, and their folded forms
+// to `surfaces` ("" where unknown: a phrase's words), or an empty word (a
+// break) if it is not a word or phrase the query asks for.
+void AppendWords(const QueryNode& node, std::vector<std::string>* words,
+                 std::vector<std::string>* surfaces) {
+  if (node.excluded) {
+    words->emplace_back();
+    surfaces->emplace_back();
+    return;
+  }
+  switch (node.kind) {
+    case Kind::kTerm:
+    case Kind::kPhrase:
+      words->insert(words->end(), node.terms.begin(), node.terms.end());
+      surfaces->resize(words->size());
+      if (node.kind == Kind::kTerm) surfaces->back() = node.surface;
+      return;
+    case Kind::kOr:
+      // A hyphenated word: the phrase of its parts, then the joined form.
+      if (node.dismax && !node.children.empty() &&
+          node.children[0].kind == Kind::kPhrase) {
+        AppendWords(node.children[0], words, surfaces);
+        return;
+      }
+      break;
+    case Kind::kAnd:
+      for (const QueryNode& child : node.children) {
+        AppendWords(child, words, surfaces);
+      }
+      return;
+    default:
+      break;
+  }
+  words->emplace_back();
+  surfaces->emplace_back();
+}
+
+// A run of words that names concepts.
+struct Run {
+  uint32_t begin = 0;  // [begin, end) of the words.
+  uint32_t end = 0;
+  std::vector<uint32_t> concepts;  // Concept indexes, most words first.
+};
+
+// The runs of `words` (analyzed, with their folded forms) that name
+// concepts: the longest mentions first, none overlapping another; several
+// concepts on one run share it. In word order.
+std::vector<Run> ConceptRuns(const std::vector<std::string>& words,
+                             const std::vector<std::string>& surfaces) {
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  std::vector<semantic::ConceptMention> mentions =
+      lexicon.Match(words, [&](size_t i) { return surfaces[i]; });
+  std::stable_sort(
+      mentions.begin(), mentions.end(),
+      [](const semantic::ConceptMention& a, const semantic::ConceptMention& b) {
+        return a.words > b.words;
+      });
+  std::vector<Run> runs;
+  std::vector<bool> taken(words.size(), false);
+  for (const semantic::ConceptMention& m : mentions) {
+    const uint32_t begin = m.position, end = m.position + m.words;
+    auto same = std::find_if(runs.begin(), runs.end(), [&](const Run& r) {
+      return r.begin == begin && r.end == end;
+    });
+    if (same != runs.end()) {
+      same->concepts.push_back(m.concept_index);
+      continue;
+    }
+    if (std::any_of(taken.begin() + begin, taken.begin() + end,
+                    [](bool t) { return t; })) {
+      continue;
+    }
+    std::fill(taken.begin() + begin, taken.begin() + end, true);
+    runs.push_back({begin, end, {m.concept_index}});
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& a, const Run& b) { return a.begin < b.begin; });
+  return runs;
+}
+
+// The concept term of concept `concept_index`, at `position`.
+QueryNode ConceptNode(uint32_t concept_index, uint32_t position) {
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  QueryNode term;
+  term.terms.push_back(semantic::ConceptTerm(lexicon.id(concept_index)));
+  term.position = position;
+  return term;
+}
+
+// Appends the analyzed terms of `concept_index` to `units`.
+void AddUnits(uint32_t concept_index, std::vector<MatchUnit>* units) {
+  for (const std::vector<std::string>& stems :
+       semantic::ConceptLexicon::Default().term_stems(concept_index)) {
+    units->push_back({stems, 0});
+  }
+}
+
+}  // namespace
+
+ConceptQuery ConceptQueryOf(const Query& parsed) {
+  ConceptQuery out;
+  out.query.root.kind = Kind::kAnd;
+  std::vector<std::string> words, surfaces;
+  AppendWords(parsed.root, &words, &surfaces);
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  QueryNode any;
+  any.kind = Kind::kOr;
+  absl::flat_hash_set<uint32_t> seen;
+  for (const Run& run : ConceptRuns(words, surfaces)) {
+    for (uint32_t concept_index : run.concepts) {
+      if (!seen.insert(concept_index).second) continue;
+      out.concept_ids.push_back(lexicon.id(concept_index));
+      any.children.push_back(ConceptNode(concept_index, run.begin));
+      AddUnits(concept_index, &out.units);
+    }
+  }
+  if (!any.children.empty()) out.query.root.children.push_back(std::move(any));
+  return out;
+}
+
+absl::StatusOr<std::vector<std::string>> ExpandConcepts(
+    const storage::Store& store, Query* query, std::vector<MatchUnit>* units,
+    std::vector<QueryRewrite>* rewrites) {
+  std::vector<std::string> added;
+  QueryNode& root = query->root;
+  if (root.kind != Kind::kAnd) return added;
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  // The conjunction's children as words: a plain word's stem, else a break.
+  std::vector<std::string> words, surfaces;
+  for (const QueryNode& child : root.children) {
+    const bool plain = child.kind == Kind::kTerm && !child.excluded &&
+                       !child.word.empty() && child.terms.size() == 1;
+    words.push_back(plain ? child.terms[0] : std::string());
+    surfaces.push_back(plain ? child.surface : std::string());
+  }
+  std::vector<Run> runs = ConceptRuns(words, surfaces);
+  // Words that spell an acronym's expansion the corpus defines are left to
+  // the expander's acronym rule ("spiking neural networks" or "SNN"), at
+  // full weight.
+  std::vector<Run> kept;
+  for (Run& run : runs) {
+    std::vector<std::string> content;
+    for (uint32_t k = run.begin; k < run.end; ++k) {
+      if (!text::IsStopword(words[k])) content.push_back(words[k]);
+    }
+    if (content.size() >= 2) {
+      PAPERDB_ASSIGN_OR_RETURN(
+          const std::vector<index::TermDf> defined,
+          index::TermsCache::Default().Scan(
+              store,
+              index::FieldTermPrefix(index::kExpansionField,
+                                     absl::StrJoin(content, " ")),
+              1));
+      if (!defined.empty()) continue;
+    }
+    kept.push_back(std::move(run));
+  }
+  runs = std::move(kept);
+  for (const Run& run : runs) {
+    for (uint32_t concept_index : run.concepts) {
+      added.push_back(lexicon.id(concept_index));
+    }
+  }
+  // Rebuilt from the back, so that earlier indexes stay valid.
+  std::vector<QueryRewrite> made;
+  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+    std::vector<QueryNode>& c = root.children;
+    const uint32_t position = c[run->begin].position;
+    QueryRewrite rewrite{QueryRewrite::Kind::kConcept, "", position, {}};
+    for (uint32_t k = run->begin; k < run->end; ++k) {
+      if (k > run->begin) rewrite.original += ' ';
+      rewrite.original += c[k].word;
+    }
+    std::vector<QueryNode> alternatives;
+    if (run->end - run->begin == 1) {
+      alternatives.push_back(std::move(c[run->begin]));
+    } else {
+      QueryNode all;
+      all.kind = Kind::kAnd;
+      all.position = position;
+      // The words name one concept: they weigh one concept's idf, as an
+      // acronym's expansion does (searcher.h).
+      all.acronym_of = semantic::ConceptTerm(lexicon.id(run->concepts.front()));
+      for (uint32_t k = run->begin; k < run->end; ++k) {
+        all.children.push_back(std::move(c[k]));
+      }
+      alternatives.push_back(std::move(all));
+    }
+    for (uint32_t concept_index : run->concepts) {
+      QueryNode term = ConceptNode(concept_index, position);
+      term.boost = kConceptWeight;
+      alternatives.push_back(std::move(term));
+      const std::vector<std::string>& written = lexicon.terms(concept_index);
+      for (size_t t = 0; t < written.size() && t < 4; ++t) {
+        rewrite.replacements.push_back(written[t]);
+      }
+      AddUnits(concept_index, units);
+    }
+    QueryNode group;
+    group.kind = Kind::kOr;
+    group.dismax = true;
+    group.position = position;
+    group.children = std::move(alternatives);
+    c[run->begin] = std::move(group);
+    c.erase(c.begin() + run->begin + 1, c.begin() + run->end);
+    made.push_back(std::move(rewrite));
+  }
+  rewrites->insert(rewrites->end(), made.rbegin(), made.rend());
+  return added;
+}
+
+}  // namespace paperdb::search

@@ -1,0 +1,207 @@
+#include "paperdb/semantic/concept_lexicon.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "paperdb/text/word_forms.h"
+
+namespace paperdb::semantic {
+namespace internal {
+extern const char kConceptList[];  // concepts.txt (concept_list.cc).
+}  // namespace internal
+
+namespace {
+
+bool IsIdCharacter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+}  // namespace
+
+std::string ConceptTerm(absl::string_view id) {
+  return absl::StrCat("\x04", id);
+}
+
+const ConceptLexicon& ConceptLexicon::Default() {
+  static const ConceptLexicon* const lexicon = [] {
+    absl::StatusOr<ConceptLexicon> parsed = Parse(internal::kConceptList);
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "paperdb: concepts.txt: %s\n",
+                   parsed.status().ToString().c_str());
+      std::abort();
+    }
+    return new ConceptLexicon(*std::move(parsed));
+  }();
+  return *lexicon;
+}
+
+absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
+  ConceptLexicon lexicon;
+  // Analyzed by an analyzer of its own: term ids are not needed, and the
+  // thread's analyzer keeps its term epoch.
+  absl::StatusOr<std::unique_ptr<text::Analyzer>> analyzer =
+      text::Analyzer::Create();
+  if (!analyzer.ok()) return analyzer.status();
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = absl::StripAsciiWhitespace(line);
+    if (line.empty() || line[0] == '#') continue;
+    auto error = [&](absl::string_view what) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", line_number, ": ", what));
+    };
+    const size_t tab = line.find('\t');
+    if (tab == absl::string_view::npos) {
+      return error("expected 'id TAB term | term ...'");
+    }
+    const absl::string_view id =
+        absl::StripAsciiWhitespace(line.substr(0, tab));
+    if (id.empty() || !std::all_of(id.begin(), id.end(), IsIdCharacter)) {
+      return error(absl::StrCat("concept id '", id,
+                                "' is not lower-case letters, digits and _"));
+    }
+    const uint32_t concept_index = static_cast<uint32_t>(lexicon.ids_.size());
+    if (!lexicon.index_of_.emplace(std::string(id), concept_index).second) {
+      return error(absl::StrCat("concept id '", id, "' is used twice"));
+    }
+    lexicon.ids_.emplace_back(id);
+    std::vector<std::vector<std::string>>& stems =
+        lexicon.stems_.emplace_back();
+    std::vector<std::string>& written = lexicon.terms_.emplace_back();
+    absl::flat_hash_set<std::vector<std::string>> seen;
+    for (absl::string_view term : absl::StrSplit(line.substr(tab + 1), '|')) {
+      term = absl::StripAsciiWhitespace(term);
+      if (term.empty()) return error("empty term");
+      std::vector<std::string> words, folded;
+      uint32_t last_position = UINT32_MAX;
+      for (const text::AnalyzedToken& token : (*analyzer)->Analyze(term)) {
+        if (token.position == last_position) continue;  // Joined compound.
+        last_position = token.position;
+        words.push_back(token.term);
+        folded.push_back(text::Analyzer::FoldForMatching(
+            term.substr(token.start_byte, token.end_byte - token.start_byte)));
+      }
+      if (words.empty()) {
+        return error(absl::StrCat("term '", term, "' has no words"));
+      }
+      if (words.size() > kMaxConceptTermWords) {
+        return error(absl::StrCat("term '", term, "' has more than ",
+                                  kMaxConceptTermWords, " words"));
+      }
+      if (!seen.insert(words).second) continue;  // "LLM" and "LLMs".
+      stems.push_back(words);
+      written.emplace_back(term);
+      lexicon.by_first_[words[0]].push_back({words, folded, concept_index});
+    }
+  }
+  for (auto& [first, entries] : lexicon.by_first_) {
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry& a, const Entry& b) {
+                       return a.stems.size() > b.stems.size();
+                     });
+  }
+  return lexicon;
+}
+
+int64_t ConceptLexicon::Find(absl::string_view id) const {
+  auto it = index_of_.find(id);
+  return it == index_of_.end() ? -1 : static_cast<int64_t>(it->second);
+}
+
+std::vector<ConceptMention> ConceptLexicon::Match(
+    absl::Span<const std::string> terms, const SurfaceFn& surface,
+    uint32_t first_position) const {
+  std::vector<ConceptMention> mentions;
+  // Folded words, computed only where a term's stems match.
+  std::vector<std::string> surfaces(terms.size());
+  std::vector<bool> known(terms.size(), false);
+  auto same_words = [&](const Entry& entry, size_t i) {
+    for (size_t k = 0; k < entry.words.size(); ++k) {
+      if (!known[i + k]) {
+        surfaces[i + k] = surface(i + k);
+        known[i + k] = true;
+      }
+      if (!surfaces[i + k].empty() &&
+          !text::AreInflections(entry.words[k], surfaces[i + k])) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].empty()) continue;
+    auto it = by_first_.find(terms[i]);
+    if (it == by_first_.end()) continue;
+    const size_t first_mention = mentions.size();
+    for (const Entry& entry : it->second) {
+      if (i + entry.stems.size() > terms.size() ||
+          !std::equal(entry.stems.begin(), entry.stems.end(),
+                      terms.begin() + static_cast<ptrdiff_t>(i)) ||
+          !same_words(entry, i)) {
+        continue;
+      }
+      // Longest first: a concept already found here keeps that one.
+      bool found = false;
+      for (size_t m = first_mention; m < mentions.size(); ++m) {
+        found |= mentions[m].concept_index == entry.concept_index;
+      }
+      if (found) continue;
+      mentions.push_back({entry.concept_index,
+                          first_position + static_cast<uint32_t>(i),
+                          static_cast<uint32_t>(entry.stems.size())});
+    }
+  }
+  return mentions;
+}
+
+std::vector<ConceptMention> ConceptLexicon::MatchTokens(
+    absl::string_view text,
+    absl::Span<const text::AnalyzedToken> tokens) const {
+  auto fold = [text](const text::AnalyzedToken& token) {
+    return text::Analyzer::FoldForMatching(
+        text.substr(token.start_byte, token.end_byte - token.start_byte));
+  };
+  // Words by position (a skipped token leaves a gap that breaks runs);
+  // joined compounds matched alone.
+  std::vector<std::string> words;
+  std::vector<const text::AnalyzedToken*> word_tokens;
+  std::vector<ConceptMention> mentions;
+  for (const text::AnalyzedToken& token : tokens) {
+    if (token.compound) {
+      if (!by_first_.contains(token.term)) continue;
+      std::string folded = fold(token);
+      // The joined form: "hyper-graph" is "hypergraph".
+      folded.erase(std::remove(folded.begin(), folded.end(), '-'),
+                   folded.end());
+      for (ConceptMention m : Match(
+               {token.term}, [&](size_t) { return folded; }, token.position)) {
+        mentions.push_back(m);
+      }
+      continue;
+    }
+    if (token.position >= words.size()) {
+      words.resize(token.position + 1);
+      word_tokens.resize(token.position + 1, nullptr);
+    }
+    words[token.position] = token.term;
+    word_tokens[token.position] = &token;
+  }
+  std::vector<ConceptMention> runs =
+      Match(words, [&](size_t i) { return fold(*word_tokens[i]); });
+  mentions.insert(mentions.end(), runs.begin(), runs.end());
+  std::stable_sort(mentions.begin(), mentions.end(),
+                   [](const ConceptMention& a, const ConceptMention& b) {
+                     return a.position < b.position;
+                   });
+  return mentions;
+}
+
+}  // namespace paperdb::semantic

@@ -1,0 +1,119 @@
+// ConceptLexicon: the semantic side's vocabulary. A curated thesaurus of
+// machine-learning concepts (concepts.txt, compiled in): each concept names
+// the words and phrases the field uses for it interchangeably ("hypergraph",
+// "hyperedge", "higher-order relations"; "fMRI", "brain scans"). Abstracts
+// and queries are matched against it on analyzed terms (stems), so a query
+// and a paper that name one concept in different words meet on it: a
+// sparse expansion into a fixed concept vocabulary, in the manner of
+// SPLADE or Elasticsearch's ELSER, with a thesaurus where they learn one.
+//
+// Each concept is indexed as a concept term, "\x04" concept id, with a
+// posting at the position of each mention (its first word). Word terms
+// never start with "\x04" (the tokenizer keeps only letters, digits and
+// marks), nor field terms ("\x01"), common grams ("\x02") or surface-form
+// terms ("\x03"). Concept terms take no part in document lengths.
+//
+// Thread safety: const after construction; Default() is built once.
+
+#ifndef PAPERDB_SEMANTIC_CONCEPT_LEXICON_H_
+#define PAPERDB_SEMANTIC_CONCEPT_LEXICON_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "paperdb/text/analyzer.h"
+
+namespace paperdb::semantic {
+
+// The concept term of concept `id`.
+std::string ConceptTerm(absl::string_view id);
+
+// True if `term` is a concept term.
+inline bool IsConceptTerm(absl::string_view term) {
+  return !term.empty() && term[0] == '\x04';
+}
+
+// Longest term of a concept, in words: longer ones are refused.
+inline constexpr size_t kMaxConceptTermWords = 6;
+
+// One mention of a concept in a token sequence.
+struct ConceptMention {
+  uint32_t concept_index = 0;  // ConceptLexicon::id(concept_index).
+  uint32_t position = 0;       // Of its first word.
+  uint32_t words = 0;          // Words it spans.
+};
+
+class ConceptLexicon {
+ public:
+  // The compiled-in thesaurus (paperdb/semantic/concepts.txt), parsed and
+  // analyzed on first use. Aborts if it does not parse (a build defect,
+  // caught by the tests).
+  static const ConceptLexicon& Default();
+
+  // Parses a thesaurus: '#' comments and blank lines; each other line
+  // "id TAB term | term | ...", ids of [a-z0-9_] unique, terms of 1 to
+  // kMaxConceptTermWords words. INVALID_ARGUMENT naming the line.
+  static absl::StatusOr<ConceptLexicon> Parse(absl::string_view text);
+
+  size_t size() const { return ids_.size(); }
+  const std::string& id(uint32_t concept_index) const {
+    return ids_[concept_index];
+  }
+  // A concept's terms as the thesaurus writes them, in order.
+  const std::vector<std::string>& terms(uint32_t concept_index) const {
+    return terms_[concept_index];
+  }
+  // A concept's terms as analyzed: each one's terms (stems), stopwords
+  // included, in order.
+  const std::vector<std::vector<std::string>>& term_stems(
+      uint32_t concept_index) const {
+    return stems_[concept_index];
+  }
+  // The concept with id `id`, or -1.
+  int64_t Find(absl::string_view id) const;
+
+  // The folded word (Analyzer::FoldForMatching()) at index i of the
+  // terms given to Match(), or "" if unknown (then the stem alone decides).
+  using SurfaceFn = std::function<std::string(size_t i)>;
+
+  // The concepts mentioned in `terms`, the analyzed terms of consecutive
+  // words (an empty string breaks a run: nothing matches across it), with
+  // the position of terms[0] given: at each word, every concept with a
+  // term starting there (its longest). A term matches where each of its
+  // words has the same stem and is the same word inflected
+  // (text::AreInflections() of the folded words): "recommender" is not
+  // "recommend", nor "imitate" "imitation". In position order.
+  std::vector<ConceptMention> Match(absl::Span<const std::string> terms,
+                                    const SurfaceFn& surface,
+                                    uint32_t first_position = 0) const;
+
+  // Match() over an analyzer's tokens of `text` (joined compounds are
+  // tried as one word at their first part's position too: "hyper-graph"
+  // is "hypergraph").
+  std::vector<ConceptMention> MatchTokens(
+      absl::string_view text,
+      absl::Span<const text::AnalyzedToken> tokens) const;
+
+ private:
+  struct Entry {
+    std::vector<std::string> stems;
+    std::vector<std::string> words;  // Folded, as the thesaurus writes them.
+    uint32_t concept_index = 0;
+  };
+  std::vector<std::string> ids_;
+  std::vector<std::vector<std::string>> terms_;
+  std::vector<std::vector<std::vector<std::string>>> stems_;
+  absl::flat_hash_map<std::string, uint32_t> index_of_;
+  // First stem -> the entries starting with it, longest first.
+  absl::flat_hash_map<std::string, std::vector<Entry>> by_first_;
+};
+
+}  // namespace paperdb::semantic
+
+#endif  // PAPERDB_SEMANTIC_CONCEPT_LEXICON_H_

@@ -1,0 +1,80 @@
+#include "paperdb/semantic/concept_lexicon.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace paperdb::semantic {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kThesaurus[] =
+    "# A test thesaurus.\n"
+    "hypergraph\thypergraph | hyperedge | higher-order relations\n"
+    "brain_imaging\tfMRI | brain scans | brain activity\n"
+    "\n"
+    "llm\tlarge language model | LLM | chatbot\n";
+
+std::vector<std::string> Ids(const ConceptLexicon& lexicon,
+                             const std::vector<ConceptMention>& mentions) {
+  std::vector<std::string> ids;
+  for (const ConceptMention& m : mentions) {
+    ids.push_back(lexicon.id(m.concept_index));
+  }
+  return ids;
+}
+
+std::vector<ConceptMention> MatchText(const ConceptLexicon& lexicon,
+                                      absl::string_view text) {
+  std::unique_ptr<text::Analyzer> analyzer = *text::Analyzer::Create();
+  return lexicon.MatchTokens(text, analyzer->Analyze(text));
+}
+
+TEST(ConceptLexiconTest, FindsEveryTermOfAConceptInAnyInflection) {
+  absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(kThesaurus);
+  ASSERT_TRUE(lexicon.ok()) << lexicon.status();
+  EXPECT_EQ(lexicon->size(), 3u);
+  const std::vector<ConceptMention> mentions = MatchText(
+      *lexicon,
+      "Hyperedges join many nodes; chatbots and Large Language Models read "
+      "brain scans, unlike hyper-graph methods.");
+  EXPECT_THAT(Ids(*lexicon, mentions),
+              ::testing::ElementsAre("hypergraph", "llm", "llm",
+                                     "brain_imaging", "hypergraph"));
+  EXPECT_EQ(mentions[0].position, 0u);
+  EXPECT_EQ(mentions[2].position, 6u);  // "Large Language Models".
+  EXPECT_EQ(mentions[2].words, 3u);
+}
+
+TEST(ConceptLexiconTest, WordsMustBeConsecutive) {
+  absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(kThesaurus);
+  ASSERT_TRUE(lexicon.ok());
+  EXPECT_TRUE(MatchText(*lexicon, "brain and its scans").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "higher order of relations").empty());
+}
+
+TEST(ConceptLexiconTest, MalformedLinesAreNamed) {
+  EXPECT_THAT(ConceptLexicon::Parse("a\tx\nno tab here\n").status().message(),
+              HasSubstr("line 2"));
+  EXPECT_THAT(ConceptLexicon::Parse("a\tx\na\ty\n").status().message(),
+              HasSubstr("used twice"));
+  EXPECT_THAT(ConceptLexicon::Parse("Bad-Id\tx\n").status().message(),
+              HasSubstr("is not lower-case"));
+  EXPECT_THAT(ConceptLexicon::Parse("a\tx |  | y\n").status().message(),
+              HasSubstr("empty term"));
+}
+
+TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
+  const ConceptLexicon& lexicon = ConceptLexicon::Default();
+  EXPECT_GE(lexicon.size(), 300u);
+  EXPECT_GE(lexicon.Find("large_language_model"), 0);
+  EXPECT_EQ(ConceptTerm("x"), "\x04x");
+  EXPECT_TRUE(IsConceptTerm(ConceptTerm("x")));
+}
+
+}  // namespace
+}  // namespace paperdb::semantic

@@ -1,0 +1,133 @@
+// The semantic side of search (paperdb/semantic/concept_lexicon.h) over
+// real gRPC on loopback, against the bundled ICLR 2024 lists: concepts
+// named in other words, the mode switch, persistence, deletes and verify.
+
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "paperdb/index/verifier.h"
+#include "tests/testing/service_fixture.h"
+
+namespace paperdb::testing {
+namespace {
+
+using ::testing::Contains;
+using ::testing::ElementsAre;
+
+// CLIP-MUSED, the one bundled abstract on brain decoding: it writes "fMRI"
+// once and never "brain" nor "scans".
+constexpr char kClipMused[] = "iclr2024-6c678fb8ce49733d";
+
+class SemanticE2eTest : public ServiceFixture {
+ protected:
+  v1::SearchPapersResponse Search(
+      const std::string& query,
+      v1::SemanticMode mode = v1::SEMANTIC_MODE_UNSPECIFIED) {
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_semantic(mode);
+    request.set_explain(true);
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersResponse response;
+    const grpc::Status status =
+        query_->SearchPapers(&context, request, &response);
+    EXPECT_TRUE(status.ok()) << query << ": " << status.error_message();
+    return response;
+  }
+  static std::vector<std::string> Ids(const v1::SearchPapersResponse& r) {
+    std::vector<std::string> ids;
+    for (const v1::SearchResult& result : r.results()) {
+      ids.push_back(result.paper().id());
+    }
+    return ids;
+  }
+};
+
+TEST_F(SemanticE2eTest, WordsNamingAConceptFindItsOtherTerms) {
+  const v1::SearchPapersResponse response = Search("brain scans");
+  EXPECT_THAT(response.concepts(), ElementsAre("brain_decoding"));
+  ASSERT_GE(response.results_size(), 1);
+  EXPECT_EQ(response.results(0).paper().id(), kClipMused);
+  EXPECT_EQ(response.results(0).match_source(), v1::MATCH_SOURCE_CONCEPTS);
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_CONCEPTS);
+  EXPECT_TRUE(response.results(0).partial_match());
+  ASSERT_EQ(response.results(0).explanation_size(), 1);
+  EXPECT_EQ(response.results(0).explanation(0).term(),
+            "concept:brain_decoding");
+  // The concept's term is highlighted in the abstract: "fMRI".
+  ASSERT_GE(response.results(0).highlights_size(), 1);
+  const v1::TextSpan& span = response.results(0).highlights(0);
+  EXPECT_EQ(response.results(0).paper().abstract().substr(
+                span.start_byte(), span.end_byte() - span.start_byte()),
+            "fMRI");
+  bool concept_rewrite = false;
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    if (rewrite.kind() != v1::QueryRewrite::KIND_CONCEPT) continue;
+    concept_rewrite = true;
+    EXPECT_EQ(rewrite.original(), "brain scans");
+    EXPECT_THAT(rewrite.replacements(), Contains("fMRI"));
+  }
+  EXPECT_TRUE(concept_rewrite);
+}
+
+TEST_F(SemanticE2eTest, TheSemanticSideCanBeTurnedOffOrUsedAlone) {
+  const v1::SearchPapersResponse off =
+      Search("brain scans", v1::SEMANTIC_MODE_OFF);
+  EXPECT_THAT(Ids(off), ::testing::Not(Contains(kClipMused)));
+  EXPECT_EQ(off.concepts_size(), 0);
+  for (const v1::SearchResult& result : off.results()) {
+    EXPECT_EQ(result.match_source(), v1::MATCH_SOURCE_UNSPECIFIED);
+  }
+  const v1::SearchPapersResponse only =
+      Search("brain scans", v1::SEMANTIC_MODE_ONLY);
+  EXPECT_THAT(Ids(only), ElementsAre(kClipMused));
+  EXPECT_EQ(only.match_mode(), v1::MATCH_MODE_CONCEPTS);
+  // Words that name no concept: nothing on the semantic side alone.
+  EXPECT_EQ(Search("Kosmos", v1::SEMANTIC_MODE_ONLY).results_size(), 0);
+}
+
+TEST_F(SemanticE2eTest, ConceptsFollowIngestDeleteAndRestart) {
+  const auto ingested =
+      Ingest("tab.txt",
+             "Test 2024 paper list\n\n"
+             "Gradient boosting on spreadsheets: rows and columns of "
+             "mixed types.\n");
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  // "tabular data" is the concept of "spreadsheets".
+  const v1::SearchPapersResponse found = Search("tabular data");
+  ASSERT_GE(found.results_size(), 1);
+  std::string id;
+  for (const v1::SearchResult& result : found.results()) {
+    if (result.paper().venue() == "Test") id = result.paper().id();
+  }
+  ASSERT_FALSE(id.empty());
+  absl::StatusOr<index::VerifyReport> report = index::VerifyStore(*store_);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(report->problems, ::testing::IsEmpty());
+
+  // The concept postings are stored: a query engine opened anew on the
+  // store finds the paper without re-analyzing anything.
+  auto reopened = query::QueryEngine::Open((dir_ / "db").string(),
+                                           (dir_ / "secondary2").string());
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  v1::SearchPapersRequest request;
+  request.set_query("tabular data");
+  v1::SearchPapersResponse again;
+  ASSERT_TRUE((*reopened)->SearchPapers(request, &again).ok());
+  EXPECT_THAT(Ids(again), Contains(id));
+
+  // Deleted: gone from the concept's postings, and the store verifies.
+  ASSERT_TRUE(Ingest("tab.txt", "Test 2024 paper list\n\nOther words.\n").ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  EXPECT_THAT(Ids(Search("tabular data")), ::testing::Not(Contains(id)));
+  report = index::VerifyStore(*store_);
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_THAT(report->problems, ::testing::IsEmpty());
+}
+
+}  // namespace
+}  // namespace paperdb::testing
