@@ -35,6 +35,7 @@
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
+#include "paperdb/search/semantic_query.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
 
@@ -42,6 +43,9 @@ ABSL_FLAG(std::string, db, "", "paperdb store to search (opened read-only)");
 ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
 ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 ABSL_FLAG(int, top_k, 10, "results per query");
+ABSL_FLAG(bool, semantic, false,
+          "search concepts beside the words, as query_service does by "
+          "default (SEMANTIC_MODE_ON, paperdb/search/semantic_query.h)");
 ABSL_FLAG(bool, per_query, false,
           "also print each query's median latency and total, slowest first");
 ABSL_FLAG(bool, check_top, false,
@@ -107,7 +111,18 @@ int main(int argc, char** argv) {
     std::shuffle(order.begin(), order.end(), rng);
     for (size_t i : order) {
       const auto start = std::chrono::steady_clock::now();
-      auto expanded = paperdb::search::ExpandQuery(**store, queries[i].second);
+      paperdb::search::Query query = queries[i].second;
+      if (absl::GetFlag(FLAGS_semantic)) {
+        std::vector<paperdb::search::MatchUnit> units;
+        std::vector<paperdb::search::QueryRewrite> rewrites;
+        auto concepts =
+            paperdb::search::ExpandConcepts(**store, &query, &units, &rewrites);
+        if (!concepts.ok()) {
+          std::cerr << "search_bench: " << concepts.status() << "\n";
+          return 1;
+        }
+      }
+      auto expanded = paperdb::search::ExpandQuery(**store, std::move(query));
       if (!expanded.ok()) {
         std::cerr << "search_bench: " << expanded.status() << "\n";
         return 1;
