@@ -69,8 +69,6 @@ struct QueryNode {
   // The node's score is multiplied by this (a concept matched instead of
   // words: paperdb/search/semantic_query.h).
   double boost = 1.0;
-  // The part of the stem's score a paper holding only other words gets.
-  double stem_only_weight = 1.0;
   std::vector<std::string> same_forms;
   std::vector<std::string> other_forms;
   bool unmarked_same = false;

@@ -145,10 +145,12 @@ class Expander {
           {QueryRewrite::Kind::kDropped, "", 0, std::move(query.unread)});
       query.unread.clear();
     }
+    // A word alone is told from the other words of its stem; beside other
+    // words, which set the context, its stem's other words are mostly the
+    // same concept in another part of speech ("predicting" for
+    // "prediction") and count in full (docs/relevance.md).
+    word_alone_ = ScoredUnits(query.root) == 1;
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
-    SetStemOnlyWeights(&query.root, ScoredUnits(query.root) == 1
-                                        ? kStemOnlyWeightAlone
-                                        : kStemOnlyWeightInContext);
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
     // Corrections and prefix expansions are stems: show words instead.
@@ -179,13 +181,6 @@ class Expander {
     size_t units = 0;
     for (const QueryNode& child : node.children) units += ScoredUnits(child);
     return units;
-  }
-
-  // How much a paper holding only other words of a typed word's stem gets
-  // (word_form_iterator.h): less when the word stands alone.
-  static void SetStemOnlyWeights(QueryNode* node, double weight) {
-    if (node->split_forms) node->stem_only_weight = weight;
-    for (QueryNode& child : node->children) SetStemOnlyWeights(&child, weight);
   }
 
   absl::Status Expand(QueryNode* node) {
@@ -278,7 +273,8 @@ class Expander {
     if (IsCancelRequested(cancelled_)) return SearchCancelledError();
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node->terms[0]));
     dfs_[node->terms[0]] = df;
-    if (df > 0 && !node->surface.empty()) {
+    if (df > 0 && !node->surface.empty() &&
+        (word_alone_ || node->surface_only)) {
       PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,
                                ResolveWordForms(store_, node));
       if (!forms.other_words.empty() && !node->excluded) {
@@ -592,6 +588,7 @@ class Expander {
   std::string text_;           // The query as typed.
   size_t prefix_terms_ = 0;    // Terms all prefixes expanded to so far.
   std::vector<QueryRewrite> rewrites_;
+  bool word_alone_ = false;  // The query scores one word or phrase.
   absl::flat_hash_map<std::string, uint32_t> dfs_;
 };
 

@@ -13,6 +13,10 @@
 //    Lucene's FuzzyQuery prefix length of 1): the nearest ones, at most
 //    kMaxCorrections, most frequent first. A word of
 //    the form Ll+\d+ ("resnet18") that is not stored is not corrected.
+//  - A word alone (the query's one scored word), or a quoted single word,
+//    whose stem other words share (text/word_forms.h) is told apart from
+//    them (word_form_expander.h): papers holding only the other words rank
+//    lower, or, quoted, do not match; a kStem or kStemOnly rewrite says so.
 //  - Acronyms the corpus defines ("reinforcement learning (RL)") expand
 //    both ways: a word that is a defined acronym also matches its most
 //    frequent expansion as a phrase, and consecutive words (or a phrase)

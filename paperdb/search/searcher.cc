@@ -105,8 +105,7 @@ class Evaluation {
           return NewWordFormIterator(
               store_,
               WordForms{node.terms[0], df, node.same_forms, node.other_forms,
-                        node.unmarked_same, node.surface_only,
-                        node.stem_only_weight},
+                        node.unmarked_same, node.surface_only},
               scorer_);
         }
         return NewTermIterator(store_, node.terms[0], df, scorer_);

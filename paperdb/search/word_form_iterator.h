@@ -29,17 +29,11 @@
 namespace paperdb::search {
 
 // The part of the stem's BM25 a paper gets that holds only other words of
-// the typed word's stem, when the word is the whole query: a paper with
+// the typed word's stem (the word is the whole query): a paper with
 // the typed word once then still outranks one with another word of the
 // stem at any frequency and length up to twice the average (BM25 of tf 1
 // there is idf * 2.2 / 3.4 = 0.65 idf, above 1/3 of BM25's limit, 2.2 idf).
 inline constexpr double kStemOnlyWeightAlone = 1.0 / 3.0;
-// ... and when other words or phrases stand beside it: they set the
-// context, in which the stem's other words are mostly the same concept in
-// another part of speech ("predicting" for "prediction"), so the typed
-// word only breaks near-ties. (On the tuning queries any weight below 0.95
-// lost paraphrases that way: 0.9 cost their tier 0.033 nDCG@10.)
-inline constexpr double kStemOnlyWeightInContext = 0.95;
 
 struct WordForms {
   std::string stem;                      // The index term.

@@ -117,7 +117,14 @@ int64_t ConceptLexicon::Find(absl::string_view id) const {
 }
 
 std::vector<ConceptMention> ConceptLexicon::Match(
-    absl::Span<const std::string> terms, const SurfaceFn& surface,
+    const std::vector<std::string>& terms, const SurfaceFn& surface,
+    uint32_t first_position) const {
+  const std::vector<absl::string_view> views(terms.begin(), terms.end());
+  return Match(absl::MakeConstSpan(views), surface, first_position);
+}
+
+std::vector<ConceptMention> ConceptLexicon::Match(
+    absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
     uint32_t first_position) const {
   std::vector<ConceptMention> mentions;
   // Folded words, computed only where a term's stems match.
@@ -171,7 +178,7 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
   };
   // Words by position (a skipped token leaves a gap that breaks runs);
   // joined compounds matched alone.
-  std::vector<std::string> words;
+  std::vector<absl::string_view> words;
   std::vector<const text::AnalyzedToken*> word_tokens;
   std::vector<ConceptMention> mentions;
   for (const text::AnalyzedToken& token : tokens) {
@@ -181,8 +188,10 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
       // The joined form: "hyper-graph" is "hypergraph".
       folded.erase(std::remove(folded.begin(), folded.end(), '-'),
                    folded.end());
+      const absl::string_view term = token.term;
       for (ConceptMention m : Match(
-               {token.term}, [&](size_t) { return folded; }, token.position)) {
+               absl::MakeConstSpan(&term, 1), [&](size_t) { return folded; },
+               token.position)) {
         mentions.push_back(m);
       }
       continue;
@@ -195,7 +204,8 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     word_tokens[token.position] = &token;
   }
   std::vector<ConceptMention> runs =
-      Match(words, [&](size_t i) { return fold(*word_tokens[i]); });
+      Match(absl::MakeConstSpan(words),
+            [&](size_t i) { return fold(*word_tokens[i]); });
   mentions.insert(mentions.end(), runs.begin(), runs.end());
   std::stable_sort(mentions.begin(), mentions.end(),
                    [](const ConceptMention& a, const ConceptMention& b) {

@@ -89,7 +89,10 @@ class ConceptLexicon {
   // words has the same stem and is the same word inflected
   // (text::AreInflections() of the folded words): "recommender" is not
   // "recommend", nor "imitate" "imitation". In position order.
-  std::vector<ConceptMention> Match(absl::Span<const std::string> terms,
+  std::vector<ConceptMention> Match(absl::Span<const absl::string_view> terms,
+                                    const SurfaceFn& surface,
+                                    uint32_t first_position = 0) const;
+  std::vector<ConceptMention> Match(const std::vector<std::string>& terms,
                                     const SurfaceFn& surface,
                                     uint32_t first_position = 0) const;
 

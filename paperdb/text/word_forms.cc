@@ -82,8 +82,8 @@ std::vector<std::string> Bases(absl::string_view word) {
 
 bool HasFormTerm(absl::string_view folded, absl::string_view stem) {
   if (folded == stem) return false;
-  return !(folded.size() == stem.size() + 1 && folded.back() == 'e' &&
-           absl::StartsWith(folded, stem));
+  return !AreInflections(folded, stem) &&
+         !AreInflections(folded, absl::StrCat(stem, "e"));
 }
 
 std::string FormTerm(absl::string_view stem, absl::string_view folded) {

@@ -9,10 +9,12 @@
 //
 // A surface-form term is "\x03" stem "\x1f" folded, where `folded` is the
 // token's folded form (Analyzer::FoldForMatching()). A token gets one only
-// if HasFormTerm(folded, stem): the many words whose folded form is their
-// stem, or their stem plus "e" ("network", "language"), get none, and a
-// search counts the stem's occurrences that no form term accounts for as
-// that unmarked word. Word terms never start with "\x03" (the tokenizer
+// if HasFormTerm(folded, stem): the many words that are their stem, or
+// their stem plus "e", or an inflection of either ("network", "networks",
+// "language", "learning") get none, and a search counts the stem's
+// occurrences that no form term accounts for as that unmarked word. So
+// only words Snowball reduces further than their inflections carry one
+// ("information", "experiments", "university"). Word terms never start with "\x03" (the tokenizer
 // keeps only letters, digits and marks), nor field terms ("\x01") or
 // common grams ("\x02"). Form terms take no part in document lengths.
 
@@ -26,8 +28,8 @@
 namespace paperdb::text {
 
 // True if a content token folded to `folded` and stemmed to `stem` is
-// indexed with a surface-form term: `folded` is neither `stem` nor `stem`
-// followed by "e".
+// indexed with a surface-form term: `folded` is not `stem` or `stem`
+// followed by "e", nor an inflection of either (AreInflections()).
 bool HasFormTerm(absl::string_view folded, absl::string_view stem);
 
 // The surface-form term of `folded` under `stem`.
