@@ -362,6 +362,8 @@ absl::Status QueryEngine::SearchPapers(
     }
     rewrite->set_original(request.query().substr(0, cut));
   }
+  // SEMANTIC_MODE_ONLY searches no words: their rewrites do not apply.
+  if (concepts_only) expanded.rewrites.clear();
   for (const search::QueryRewrite& r : expanded.rewrites) {
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(RewriteKind(r.kind));

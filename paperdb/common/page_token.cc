@@ -62,7 +62,8 @@ absl::StatusOr<uint64_t> DecodePageToken(absl::string_view token,
   if (payload != Payload(kind, fingerprint, position)) {
     return Invalid(
         "token was issued for a different request (another method, query, "
-        "order_by or matching_strategy); keep the request unchanged between "
+        "order_by, matching_strategy or semantic); keep the request unchanged "
+        "between "
         "pages");
   }
   return position;

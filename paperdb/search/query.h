@@ -66,6 +66,9 @@ struct QueryNode {
   // words, and whether the stem's occurrences without a form term are the
   // word typed. The searcher weighs papers holding only other words less.
   bool split_forms = false;
+  // A word of a run that names a concept (semantic_query.h): not
+  // spelling-corrected, the concept standing beside it.
+  bool concept_word = false;
   // The node's score is multiplied by this (a concept matched instead of
   // words: paperdb/search/semantic_query.h).
   double boost = 1.0;

@@ -277,7 +277,9 @@ class Expander {
         (word_alone_ || node->surface_only)) {
       PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,
                                ResolveWordForms(store_, node));
-      if (!forms.other_words.empty() && !node->excluded) {
+      // A quoted word does not match the other words: nothing to say.
+      if (!forms.other_words.empty() && !node->excluded &&
+          !node->surface_only) {
         rewrites_.push_back(
             Rewrite(forms.typed_word_found ? QueryRewrite::Kind::kStem
                                            : QueryRewrite::Kind::kStemOnly,
@@ -286,7 +288,7 @@ class Expander {
     }
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
-    if (df == 0 && !node->excluded) {
+    if (df == 0 && !node->excluded && !node->concept_word) {
       PAPERDB_ASSIGN_OR_RETURN(alternatives, Corrections(*node));
     }
     PAPERDB_RETURN_IF_ERROR(AcronymExpansions(*node, &alternatives));

@@ -56,9 +56,11 @@ void AppendWords(const QueryNode& node, std::vector<std::string>* words,
 
 // A run of words that names concepts.
 struct Run {
-  uint32_t begin = 0;  // [begin, end) of the words.
+  uint32_t begin = 0;  // [begin, end) of the words (or children).
   uint32_t end = 0;
   std::vector<uint32_t> concepts;  // Concept indexes, most words first.
+  uint32_t words_begin = 0;  // Of the words, once begin, end are children.
+  uint32_t words_end = 0;
 };
 
 // The runs of `words` (analyzed, with their folded forms) that name
@@ -144,22 +146,54 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
   QueryNode& root = query->root;
   if (root.kind != Kind::kAnd) return added;
   const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
-  // The conjunction's children as words: a plain word's stem, else a break.
+  // The conjunction's children as words: a plain word's stem, a
+  // hyphenated word's parts ("low-cost"), else a break. first_word[c] is
+  // child c's first word; a run must cover whole children.
   std::vector<std::string> words, surfaces;
-  for (const QueryNode& child : root.children) {
-    const bool plain = child.kind == Kind::kTerm && !child.excluded &&
-                       !child.word.empty() && child.terms.size() == 1;
-    words.push_back(plain ? child.terms[0] : std::string());
-    surfaces.push_back(plain ? child.surface : std::string());
+  std::vector<uint32_t> first_word, child_of;
+  for (uint32_t c = 0; c < root.children.size(); ++c) {
+    const QueryNode& child = root.children[c];
+    first_word.push_back(static_cast<uint32_t>(words.size()));
+    if (child.kind == Kind::kTerm && !child.excluded && !child.word.empty() &&
+        child.terms.size() == 1) {
+      words.push_back(child.terms[0]);
+      surfaces.push_back(child.surface);
+    } else if (child.kind == Kind::kOr && child.dismax && !child.excluded &&
+               !child.children.empty() &&
+               child.children[0].kind == Kind::kPhrase &&
+               child.children[0].slop == 0) {
+      for (const std::string& part : child.children[0].terms) {
+        words.push_back(part);
+        surfaces.emplace_back();  // Unknown: the stems decide.
+      }
+    } else {
+      words.emplace_back();
+      surfaces.emplace_back();
+    }
+    child_of.resize(words.size(), c);
   }
-  std::vector<Run> runs = ConceptRuns(words, surfaces);
+  first_word.push_back(static_cast<uint32_t>(words.size()));
+  std::vector<Run> runs;
+  for (Run& run : ConceptRuns(words, surfaces)) {
+    // In children: [begin, end) of root.children.
+    const uint32_t begin = child_of[run.begin];
+    const uint32_t end = child_of[run.end - 1] + 1;
+    if (first_word[begin] != run.begin || first_word[end] != run.end) {
+      continue;  // Part of a hyphenated word only.
+    }
+    run.words_begin = run.begin;
+    run.words_end = run.end;
+    run.begin = begin;
+    run.end = end;
+    runs.push_back(std::move(run));
+  }
   // Words that spell an acronym's expansion the corpus defines are left to
   // the expander's acronym rule ("spiking neural networks" or "SNN"), at
   // full weight.
   std::vector<Run> kept;
   for (Run& run : runs) {
     std::vector<std::string> content;
-    for (uint32_t k = run.begin; k < run.end; ++k) {
+    for (uint32_t k = run.words_begin; k < run.words_end; ++k) {
       if (!text::IsStopword(words[k])) content.push_back(words[k]);
     }
     if (content.size() >= 2) {
@@ -177,6 +211,10 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
   runs = std::move(kept);
   for (const Run& run : runs) {
     for (uint32_t concept_index : run.concepts) {
+      if (std::find(added.begin(), added.end(), lexicon.id(concept_index)) !=
+          added.end()) {
+        continue;
+      }
       added.push_back(lexicon.id(concept_index));
     }
   }
@@ -190,6 +228,9 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
       if (k > run->begin) rewrite.original += ' ';
       rewrite.original += c[k].word;
     }
+    // The concept stands for words no paper holds: they are not
+    // spelling-corrected into other words.
+    for (uint32_t k = run->begin; k < run->end; ++k) c[k].concept_word = true;
     std::vector<QueryNode> alternatives;
     if (run->end - run->begin == 1) {
       alternatives.push_back(std::move(c[run->begin]));

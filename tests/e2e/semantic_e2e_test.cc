@@ -73,6 +73,30 @@ TEST_F(SemanticE2eTest, WordsNamingAConceptFindItsOtherTerms) {
   EXPECT_TRUE(concept_rewrite);
 }
 
+TEST_F(SemanticE2eTest, ConceptWordsAreNotSpellingCorrected) {
+  // "scans" is in no abstract; its concept stands beside it, so it is not
+  // corrected to "spans" (which would bring papers on time spans).
+  const v1::SearchPapersResponse response = Search("brain scans");
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_SPELLING_CORRECTION)
+        << rewrite.DebugString();
+  }
+  EXPECT_EQ(Search("brain scans", v1::SEMANTIC_MODE_ONLY).rewrites_size(), 0);
+}
+
+TEST_F(SemanticE2eTest, HyphenatedWordsNameConceptsToo) {
+  // "higher-order relations" is a term of the hypergraph concept.
+  const v1::SearchPapersResponse response = Search("higher-order relations");
+  EXPECT_THAT(response.concepts(), ElementsAre("hypergraph"));
+  EXPECT_THAT(Ids(response), Contains("iclr2024-bc810712166ad4ae"));  // LightHGNN
+}
+
+TEST_F(SemanticE2eTest, EachConceptIsListedOnce) {
+  const v1::SearchPapersResponse response =
+      Search("fMRI decoding from brain scans");
+  EXPECT_THAT(response.concepts(), ElementsAre("brain_decoding"));
+}
+
 TEST_F(SemanticE2eTest, TheSemanticSideCanBeTurnedOffOrUsedAlone) {
   const v1::SearchPapersResponse off =
       Search("brain scans", v1::SEMANTIC_MODE_OFF);

@@ -63,6 +63,8 @@ TEST_F(WordFormsE2eTest, ThePaperHoldingTheTypedWordRanksFirst) {
 TEST_F(WordFormsE2eTest, AQuotedWordMatchesItsOwnPapersOnly) {
   EXPECT_THAT(Ids(Search("\"informative\"")), ElementsAre(kRs2));
   EXPECT_EQ(Search("\"informative\"").total_size(), 1);
+  // Other words of the stem are not matched, so no rewrite names them.
+  EXPECT_EQ(Search("\"informative\"").rewrites_size(), 0);
   // No bundled abstract writes "experience" (27 write "experiments" and
   // the like, stem "experi").
   EXPECT_EQ(Search("\"experience\"").results_size(), 0);
