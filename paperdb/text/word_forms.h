@@ -14,9 +14,10 @@
 // "language", "learning") get none, and a search counts the stem's
 // occurrences that no form term accounts for as that unmarked word. So
 // only words Snowball reduces further than their inflections carry one
-// ("information", "experiments", "university"). Word terms never start with "\x03" (the tokenizer
-// keeps only letters, digits and marks), nor field terms ("\x01") or
-// common grams ("\x02"). Form terms take no part in document lengths.
+// ("information", "experiments", "university"). Word terms never start with
+// "\x03" (the tokenizer keeps only letters, digits and marks), nor field terms
+// ("\x01") or common grams ("\x02"). Form terms take no part in document
+// lengths.
 
 #ifndef PAPERDB_TEXT_WORD_FORMS_H_
 #define PAPERDB_TEXT_WORD_FORMS_H_
