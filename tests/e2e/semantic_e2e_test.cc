@@ -88,7 +88,8 @@ TEST_F(SemanticE2eTest, HyphenatedWordsNameConceptsToo) {
   // "higher-order relations" is a term of the hypergraph concept.
   const v1::SearchPapersResponse response = Search("higher-order relations");
   EXPECT_THAT(response.concepts(), ElementsAre("hypergraph"));
-  EXPECT_THAT(Ids(response), Contains("iclr2024-bc810712166ad4ae"));  // LightHGNN
+  EXPECT_THAT(Ids(response),
+              Contains("iclr2024-bc810712166ad4ae"));  // LightHGNN
 }
 
 TEST_F(SemanticE2eTest, EachConceptIsListedOnce) {
