@@ -343,6 +343,11 @@ absl::Status QueryEngine::SearchPapers(
                                &concept_rewrites));
   } else if (concepts_only) {
     concept_units = concepts.units;
+    // Its filters and exclusions are expanded as any query's are.
+    PAPERDB_ASSIGN_OR_RETURN(
+        search::ExpandedQuery expanded_concepts,
+        search::ExpandQuery(*store_, std::move(concepts.query), cancelled));
+    concepts.query = std::move(expanded_concepts.query);
   }
   PAPERDB_ASSIGN_OR_RETURN(
       search::ExpandedQuery expanded,
@@ -389,8 +394,8 @@ absl::Status QueryEngine::SearchPapers(
   // Full matches hold every word: when concepts alone complete them (no
   // paper holds all the words), the results are concept matches.
   bool by_concepts = concepts_only;
-  if (!concepts_only && !concepts.concept_ids.empty() && !hits.any_terms &&
-      hits.full_total > 0) {
+  if (!concepts_only && !all_terms && !concepts.concept_ids.empty() &&
+      !hits.any_terms && hits.full_total > 0) {
     PAPERDB_ASSIGN_OR_RETURN(
         search::ExpandedQuery words,
         search::ExpandQuery(*store_, std::move(word_query), cancelled));
@@ -406,7 +411,7 @@ absl::Status QueryEngine::SearchPapers(
                            : some           ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
                                             : v1::MATCH_MODE_ALL_TERMS);
   response->set_full_match_count(static_cast<int64_t>(
-      hits.any_terms || by_concepts ? 0 : hits.full_total));
+      hits.any_terms || concepts_only ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
   for (const std::string& field : request.facet_fields()) {
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
@@ -467,7 +472,7 @@ absl::Status QueryEngine::SearchPapers(
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
     // The any-term fallback has no full match: every result is partial.
-    result->set_partial_match(hits.any_terms || by_concepts ||
+    result->set_partial_match(hits.any_terms || concepts_only ||
                               i >= hits.full_matches);
     if (request.explain() || !concepts.concept_ids.empty()) {
       PAPERDB_ASSIGN_OR_RETURN(

@@ -29,10 +29,16 @@ void AppendWords(const QueryNode& node, std::vector<std::string>* words,
   }
   switch (node.kind) {
     case Kind::kTerm:
+      words->push_back(node.terms[0]);
+      surfaces->push_back(node.surface);
+      return;
     case Kind::kPhrase:
-      words->insert(words->end(), node.terms.begin(), node.terms.end());
-      surfaces->resize(words->size());
-      if (node.kind == Kind::kTerm) surfaces->back() = node.surface;
+      // The thesaurus is matched on content words (concept_lexicon.h).
+      for (const std::string& term : node.terms) {
+        if (text::IsStopword(term)) continue;
+        words->push_back(term);
+        surfaces->emplace_back();
+      }
       return;
     case Kind::kOr:
       // A hyphenated word: the phrase of its parts, then the joined form.
@@ -41,7 +47,13 @@ void AppendWords(const QueryNode& node, std::vector<std::string>* words,
         AppendWords(node.children[0], words, surfaces);
         return;
       }
-      break;
+      // Each side of an OR on its own.
+      for (const QueryNode& child : node.children) {
+        AppendWords(child, words, surfaces);
+        words->emplace_back();
+        surfaces->emplace_back();
+      }
+      return;
     case Kind::kAnd:
       for (const QueryNode& child : node.children) {
         AppendWords(child, words, surfaces);
@@ -121,6 +133,14 @@ void AddUnits(uint32_t concept_index, std::vector<MatchUnit>* units) {
 ConceptQuery ConceptQueryOf(const Query& parsed) {
   ConceptQuery out;
   out.query.root.kind = Kind::kAnd;
+  // The query's filters and exclusions still apply.
+  if (parsed.root.kind == Kind::kAnd) {
+    for (const QueryNode& child : parsed.root.children) {
+      if (child.excluded || child.kind == Kind::kField) {
+        out.query.root.children.push_back(child);
+      }
+    }
+  }
   std::vector<std::string> words, surfaces;
   AppendWords(parsed.root, &words, &surfaces);
   const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
@@ -135,7 +155,14 @@ ConceptQuery ConceptQueryOf(const Query& parsed) {
       AddUnits(concept_index, &out.units);
     }
   }
-  if (!any.children.empty()) out.query.root.children.push_back(std::move(any));
+  if (any.children.empty()) {
+    out.query.root.children.clear();  // No concept: nothing matches.
+  } else if (any.children.size() == 1) {
+    // One concept: its term alone (its total is its document frequency).
+    out.query.root.children.push_back(std::move(any.children[0]));
+  } else {
+    out.query.root.children.push_back(std::move(any));
+  }
   return out;
 }
 
@@ -163,6 +190,7 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
                child.children[0].kind == Kind::kPhrase &&
                child.children[0].slop == 0) {
       for (const std::string& part : child.children[0].terms) {
+        if (text::IsStopword(part)) continue;
         words.push_back(part);
         surfaces.emplace_back();  // Unknown: the stems decide.
       }

@@ -41,14 +41,17 @@ class WordFormIterator final : public DocIterator {
       return stem_only_weight_ * scorer_.Score(idf_, tf, stem_.doc_length());
     }
     // The other words' occurrences count at the same weight as papers of
-    // other words alone do.
+    // other words alone do; for a quoted word, not at all.
     const double weighted =
-        same_tf_ + stem_only_weight_ * static_cast<double>(tf - same_tf_);
+        surface_only_
+            ? same_tf_
+            : same_tf_ + stem_only_weight_ * static_cast<double>(tf - same_tf_);
     return scorer_.WeightedScore(idf_, weighted, stem_.doc_length());
   }
   void Explain(std::vector<TermContribution>* out) override {
-    TermContribution c{stem_.term(), stem_.tf(),         df_,
-                       idf_,         stem_.doc_length(), Score()};
+    const uint32_t tf = surface_only_ ? same_tf_ : stem_.tf();
+    TermContribution c{stem_.term(),       tf,     df_, idf_,
+                       stem_.doc_length(), Score()};
     c.stem_only = !exact_;
     out->push_back(std::move(c));
   }

@@ -85,12 +85,16 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       for (const text::AnalyzedToken& token : (*analyzer)->Analyze(term)) {
         if (token.position == last_position) continue;  // Joined compound.
         last_position = token.position;
+        // Content words only: a query's parser drops stopwords, so "chain
+        // of thought" is typed as "chain thought".
+        if (token.stopword) continue;
         words.push_back(token.term);
         folded.push_back(text::Analyzer::FoldForMatching(
             term.substr(token.start_byte, token.end_byte - token.start_byte)));
       }
       if (words.empty()) {
-        return error(absl::StrCat("term '", term, "' has no words"));
+        return error(
+            absl::StrCat("term '", term, "' has no words but stopwords"));
       }
       if (words.size() > kMaxConceptTermWords) {
         return error(absl::StrCat("term '", term, "' has more than ",
@@ -176,8 +180,8 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     return text::Analyzer::FoldForMatching(
         text.substr(token.start_byte, token.end_byte - token.start_byte));
   };
-  // Words by position (a skipped token leaves a gap that breaks runs);
-  // joined compounds matched alone.
+  // Content words in order (stopwords skipped, as in terms); joined
+  // compounds matched alone.
   std::vector<absl::string_view> words;
   std::vector<const text::AnalyzedToken*> word_tokens;
   std::vector<ConceptMention> mentions;
@@ -196,17 +200,17 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
       }
       continue;
     }
-    if (token.position >= words.size()) {
-      words.resize(token.position + 1);
-      word_tokens.resize(token.position + 1, nullptr);
-    }
-    words[token.position] = token.term;
-    word_tokens[token.position] = &token;
+    if (token.stopword) continue;
+    words.push_back(token.term);
+    word_tokens.push_back(&token);
   }
   std::vector<ConceptMention> runs =
       Match(absl::MakeConstSpan(words),
             [&](size_t i) { return fold(*word_tokens[i]); });
-  mentions.insert(mentions.end(), runs.begin(), runs.end());
+  for (ConceptMention& m : runs) {
+    m.position = word_tokens[m.position]->position;  // Index -> position.
+    mentions.push_back(m);
+  }
   std::stable_sort(mentions.begin(), mentions.end(),
                    [](const ConceptMention& a, const ConceptMention& b) {
                      return a.position < b.position;

@@ -69,8 +69,8 @@ class ConceptLexicon {
   const std::vector<std::string>& terms(uint32_t concept_index) const {
     return terms_[concept_index];
   }
-  // A concept's terms as analyzed: each one's terms (stems), stopwords
-  // included, in order.
+  // A concept's terms as analyzed: each one's content words' terms
+  // (stems), stopwords left out, in order.
   const std::vector<std::vector<std::string>>& term_stems(
       uint32_t concept_index) const {
     return stems_[concept_index];
@@ -83,7 +83,8 @@ class ConceptLexicon {
   using SurfaceFn = std::function<std::string(size_t i)>;
 
   // The concepts mentioned in `terms`, the analyzed terms of consecutive
-  // words (an empty string breaks a run: nothing matches across it), with
+  // content words (stopwords left out, as the thesaurus' terms are matched
+  // on content words; an empty string breaks a run), with
   // the position of terms[0] given: at each word, every concept with a
   // term starting there (its longest). A term matches where each of its
   // words has the same stem and is the same word inflected
@@ -96,9 +97,10 @@ class ConceptLexicon {
                                     const SurfaceFn& surface,
                                     uint32_t first_position = 0) const;
 
-  // Match() over an analyzer's tokens of `text` (joined compounds are
-  // tried as one word at their first part's position too: "hyper-graph"
-  // is "hypergraph").
+  // Match() over an analyzer's tokens of `text`, stopwords skipped ("rows
+  // and columns" is "rows columns"); joined compounds are tried as one word
+  // at their first part's position too ("hyper-graph" is "hypergraph").
+  // A mention's position is its first word's.
   std::vector<ConceptMention> MatchTokens(
       absl::string_view text,
       absl::Span<const text::AnalyzedToken> tokens) const;

@@ -101,10 +101,23 @@ absl::string_view FormOf(absl::string_view term) {
   return term.substr(separator + 1);
 }
 
+// Bases() of `word` and of each of its bases: "embeddings" -> "embedding"
+// -> "embed", so that inflections of inflections meet ("embeddings" and
+// "embedded").
+std::vector<std::string> BasesTwice(absl::string_view word) {
+  std::vector<std::string> bases = Bases(word);
+  const size_t first = bases.size();
+  for (size_t i = 1; i < first; ++i) {
+    std::vector<std::string> more = Bases(bases[i]);
+    bases.insert(bases.end(), more.begin() + 1, more.end());
+  }
+  return bases;
+}
+
 bool AreInflections(absl::string_view a, absl::string_view b) {
   if (a == b) return true;
-  const std::vector<std::string> bases_a = Bases(a);
-  const std::vector<std::string> bases_b = Bases(b);
+  const std::vector<std::string> bases_a = BasesTwice(a);
+  const std::vector<std::string> bases_b = BasesTwice(b);
   for (const std::string& x : bases_a) {
     for (const std::string& y : bases_b) {
       if (x == y) return true;

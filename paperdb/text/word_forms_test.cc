@@ -18,7 +18,9 @@ TEST(WordFormsTest, InflectionsOfOneWordAreOneWord) {
       {"model", "modelling"},       {"stop", "stopped"},
       {"embed", "embedding"},       {"process", "processes"},
       {"efficient", "efficiently"}, {"universe", "universes"},
-      {"network", "network's"},     {"networks", "networks'"}};
+      {"network", "network's"},     {"networks", "networks'"},
+      {"embeddings", "embedded"},   {"models", "modelings"},
+      {"trainings", "trained"}};
   for (const auto& [a, b] : same) {
     EXPECT_TRUE(AreInflections(a, b)) << a << " " << b;
     EXPECT_TRUE(AreInflections(b, a)) << b << " " << a;

@@ -53,7 +53,10 @@ TEST_F(SemanticE2eTest, WordsNamingAConceptFindItsOtherTerms) {
   EXPECT_EQ(response.results(0).paper().id(), kClipMused);
   EXPECT_EQ(response.results(0).match_source(), v1::MATCH_SOURCE_CONCEPTS);
   EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_CONCEPTS);
-  EXPECT_TRUE(response.results(0).partial_match());
+  // It matches the run by its concept: a full match, before the papers
+  // holding some of the words.
+  EXPECT_FALSE(response.results(0).partial_match());
+  EXPECT_EQ(response.full_match_count(), 1);
   ASSERT_EQ(response.results(0).explanation_size(), 1);
   EXPECT_EQ(response.results(0).explanation(0).term(),
             "concept:brain_decoding");
@@ -112,6 +115,32 @@ TEST_F(SemanticE2eTest, TheSemanticSideCanBeTurnedOffOrUsedAlone) {
   EXPECT_EQ(only.match_mode(), v1::MATCH_MODE_CONCEPTS);
   // Words that name no concept: nothing on the semantic side alone.
   EXPECT_EQ(Search("Kosmos", v1::SEMANTIC_MODE_ONLY).results_size(), 0);
+}
+
+TEST_F(SemanticE2eTest, ConceptsAloneKeepFiltersExclusionsAndOr) {
+  // Every bundled paper is from 2024: a 2023 filter leaves nothing.
+  EXPECT_EQ(
+      Search("brain scans year:2023", v1::SEMANTIC_MODE_ONLY).results_size(),
+      0);
+  EXPECT_THAT(Ids(Search("brain scans year:2024", v1::SEMANTIC_MODE_ONLY)),
+              ElementsAre(kClipMused));
+  EXPECT_EQ(Search("brain scans -fMRI", v1::SEMANTIC_MODE_ONLY).results_size(),
+            0);
+  // Each side of an OR names its own concept.
+  const v1::SearchPapersResponse either =
+      Search("brain scans OR spreadsheets", v1::SEMANTIC_MODE_ONLY);
+  EXPECT_THAT(either.concepts(), ElementsAre("brain_decoding", "tabular_data"));
+  EXPECT_THAT(Ids(either), Contains(kClipMused));
+  // One concept's total is its document frequency, exact.
+  const v1::SearchPapersResponse one =
+      Search("brain scans", v1::SEMANTIC_MODE_ONLY);
+  EXPECT_EQ(one.total_size(), 1);
+  EXPECT_FALSE(one.total_size_estimated());
+}
+
+TEST_F(SemanticE2eTest, StopwordsInsideATermAreSkipped) {
+  // "rows and columns" is a term of tabular_data; the parser drops "and".
+  EXPECT_THAT(Search("rows and columns").concepts(), Contains("tabular_data"));
 }
 
 TEST_F(SemanticE2eTest, ConceptsFollowIngestDeleteAndRestart) {

@@ -65,6 +65,23 @@ TEST_F(WordFormsE2eTest, AQuotedWordMatchesItsOwnPapersOnly) {
   EXPECT_EQ(Search("\"informative\"").total_size(), 1);
   // Other words of the stem are not matched, so no rewrite names them.
   EXPECT_EQ(Search("\"informative\"").rewrites_size(), 0);
+  // A quoted word's occurrences alone count: iTransformer's abstract writes
+  // "forecasting" 3 times and "forecasters" twice (stem "forecast").
+  v1::SearchPapersRequest request;
+  request.set_query("\"forecasting\"");
+  request.set_explain(true);
+  request.set_page_size(50);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SearchPapersResponse quoted;
+  ASSERT_TRUE(query_->SearchPapers(&context, request, &quoted).ok());
+  bool seen = false;
+  for (const v1::SearchResult& result : quoted.results()) {
+    if (result.paper().id() != "iclr2024-4d72d7d827077ea1") continue;
+    seen = true;
+    EXPECT_EQ(result.explanation(0).term_frequency(), 3u);
+  }
+  EXPECT_TRUE(seen);
   // No bundled abstract writes "experience" (27 write "experiments" and
   // the like, stem "experi").
   EXPECT_EQ(Search("\"experience\"").results_size(), 0);
