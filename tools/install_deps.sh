@@ -9,6 +9,7 @@ PACKAGES=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   grpc-proto librocksdb-dev libabsl-dev libgtest-dev libgmock-dev
   libicu-dev libstemmer-dev libxxhash-dev libgoogle-perftools-dev
+  wamerican  # The English word list compiled into paperdb/text/english_words.cc.
   python3 python3-grpcio python3-grpc-tools
   prometheus-cpp-dev
   libsqlite3-dev libxapian-dev  # Peers in bench/ (SQLite FTS5, Xapian).
@@ -18,14 +19,14 @@ PACKAGES=(
 # Fuzzing (tools/fuzz.sh, `--fuzz`) needs clang and its runtime libraries
 # (libFuzzer, ASan, UBSan: libclang-rt-14-dev, which clang only recommends).
 # CI also fuzzes, lints and runs the benchmark smoke test: `--ci` adds those,
-# clang-format, wamerican (words for bench/gen_corpus.py), nghttp2-client
+# clang-format, nghttp2-client
 # (h2load, for bench/grpc_load.sh), and Node.js for the buf CLI (from npm) if
 # there is no npm yet.
 if [[ "${1:-}" == "--ci" || "${1:-}" == "--fuzz" ]]; then
   PACKAGES+=(clang libclang-rt-14-dev)
 fi
 if [[ "${1:-}" == "--ci" ]]; then
-  PACKAGES+=(clang-format wamerican nghttp2-client)
+  PACKAGES+=(clang-format nghttp2-client)
 fi
 # The benchmark (bench/run.sh, `--bench`): words for bench/gen_corpus.py and
 # h2load for bench/grpc_load.sh, gnuplot for its plot.

@@ -18,6 +18,7 @@
 #include "paperdb/storage/keys.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/analyzer.h"
+#include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/utf8.h"
@@ -288,7 +289,11 @@ class Expander {
     }
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
-    if (df == 0 && !node->excluded && !node->concept_word) {
+    // A real English word the corpus lacks ("rewording") is not a typo of
+    // a corpus word ("reward"): beside other words it stays as typed.
+    if (df == 0 && !node->excluded && !node->concept_word &&
+        (word_alone_ ||
+         !text::IsEnglishWord(text::Analyzer::Fold(node->word)))) {
       PAPERDB_ASSIGN_OR_RETURN(alternatives, Corrections(*node));
     }
     PAPERDB_RETURN_IF_ERROR(AcronymExpansions(*node, &alternatives));

@@ -1,0 +1,25 @@
+#ifndef PAPERDB_TEXT_ENGLISH_WORDS_H_
+#define PAPERDB_TEXT_ENGLISH_WORDS_H_
+
+#include <string_view>
+
+namespace paperdb::text {
+
+// A general English word list: the all-lowercase entries of Debian's
+// wamerican package (/usr/share/dict/american-english, SCOWL size 50,
+// about 64,000 words with their inflections), compiled in at build time so
+// nothing is read at run time. It tells a real word a corpus happens to
+// lack ("rewording", "evading") from a misspelling ("nueral", "modles"):
+// spelling correction leaves the first kind alone when the query has other
+// words to match. The list is general English; field words ("pretraining",
+// "tokenizer") are mostly absent, which makes them correctable, as typos
+// of field words are.
+//
+// True if `folded` (lowercase ASCII letters, as Analyzer::Fold gives for
+// English words) is on the list. Thread-safe; the first call builds the set
+// (about 5 ms).
+bool IsEnglishWord(std::string_view folded);
+
+}  // namespace paperdb::text
+
+#endif  // PAPERDB_TEXT_ENGLISH_WORDS_H_

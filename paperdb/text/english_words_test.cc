@@ -1,0 +1,25 @@
+#include "paperdb/text/english_words.h"
+
+#include "gtest/gtest.h"
+
+namespace paperdb::text {
+namespace {
+
+TEST(EnglishWordsTest, HoldsGeneralWordsWithTheirInflections) {
+  EXPECT_TRUE(IsEnglishWord("rewording"));
+  EXPECT_TRUE(IsEnglishWord("evading"));
+  EXPECT_TRUE(IsEnglishWord("network"));
+  EXPECT_TRUE(IsEnglishWord("networks"));
+}
+
+TEST(EnglishWordsTest, LacksMisspellingsNamesAndPossessives) {
+  EXPECT_FALSE(IsEnglishWord("nueral"));
+  EXPECT_FALSE(IsEnglishWord("modles"));
+  EXPECT_FALSE(IsEnglishWord("watermarkng"));
+  EXPECT_FALSE(IsEnglishWord("Rewording"));  // Callers fold first.
+  EXPECT_FALSE(IsEnglishWord("network's"));
+  EXPECT_FALSE(IsEnglishWord(""));
+}
+
+}  // namespace
+}  // namespace paperdb::text
