@@ -20,6 +20,7 @@
 #include "paperdb/search/skip_estimator.h"
 #include "paperdb/search/word_form_iterator.h"
 #include "paperdb/storage/paper_table.h"
+#include "paperdb/text/analyzer.h"
 #include "paperdb/text/stopwords.h"
 
 namespace paperdb::search {
@@ -1066,6 +1067,7 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
   out->children.clear();
   size_t units = 0;   // Scored words and phrases in groups.
   size_t groups = 0;  // Groups of words with their acronym.
+  std::vector<QueryNode> function_words;
   for (const QueryNode& child : root.children) {
     if (child.excluded || child.kind == Kind::kField) {
       out->children.push_back(child);
@@ -1102,12 +1104,19 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
       for (size_t i = 1; i < child.children.size(); ++i) {
         any.children.push_back(child.children[i]);
       }
+    } else if (child.kind == Kind::kTerm && !child.word.empty() &&
+               text::IsFunctionWord(text::Analyzer::Fold(child.word))) {
+      // "what", "does": a paper sharing only these with a sentence-like
+      // query matches nothing asked for. They count as typed words, but
+      // match only when the query has nothing else.
+      function_words.push_back(child);
     } else {
       any.children.push_back(child);
     }
   }
-  units += any.children.size() - groups;
+  units += any.children.size() + function_words.size() - groups;
   if (units < 2) return false;
+  if (any.children.empty()) any.children = std::move(function_words);
   out->children.push_back(std::move(any));
   return true;
 }

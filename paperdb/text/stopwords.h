@@ -12,6 +12,15 @@ namespace paperdb::text {
 // Lucene's EnglishAnalyzer default stop set.
 bool IsStopword(absl::string_view word);
 
+// True if the case-folded, unstemmed word `word` is a function word:
+// one of Snowball's English stop list (pronouns, question words, auxiliary
+// verbs, quantifiers, prepositions, contractions such as "doesn't" with
+// either apostrophe; a superset of IsStopword's).
+// A query written as a sentence ("what does prompt tuning fail to do")
+// holds them; a paper sharing only them with it matches nothing asked for,
+// yet in a small corpus their idf can rival a content word's.
+bool IsFunctionWord(absl::string_view word);
+
 }  // namespace paperdb::text
 
 #endif  // PAPERDB_TEXT_STOPWORDS_H_
