@@ -27,21 +27,7 @@ class WordFormsE2eTest : public ServiceFixture {
     v1::SearchPapersRequest request;
     request.set_query(query);
     request.set_page_size(page_size);
-    request.set_explain(true);
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::SearchPapersResponse response;
-    const grpc::Status status =
-        query_->SearchPapers(&context, request, &response);
-    EXPECT_TRUE(status.ok()) << query << ": " << status.error_message();
-    return response;
-  }
-  static std::vector<std::string> Ids(const v1::SearchPapersResponse& r) {
-    std::vector<std::string> ids;
-    for (const v1::SearchResult& result : r.results()) {
-      ids.push_back(result.paper().id());
-    }
-    return ids;
+    return SearchOk(std::move(request));
   }
 };
 

@@ -89,4 +89,25 @@ google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
   return google::rpc::ErrorInfo();
 }
 
+v1::SearchPapersResponse ServiceFixture::SearchOk(
+    v1::SearchPapersRequest request) {
+  request.set_explain(true);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::SearchPapersResponse response;
+  const grpc::Status status =
+      query_->SearchPapers(&context, request, &response);
+  EXPECT_TRUE(status.ok()) << request.query() << ": " << status.error_message();
+  return response;
+}
+
+std::vector<std::string> ServiceFixture::Ids(
+    const v1::SearchPapersResponse& response) {
+  std::vector<std::string> ids;
+  for (const v1::SearchResult& result : response.results()) {
+    ids.push_back(result.paper().id());
+  }
+  return ids;
+}
+
 }  // namespace paperdb::testing

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "google/rpc/error_details.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -55,6 +56,11 @@ class ServiceFixture : public StoreFixture {
     context->set_deadline(std::chrono::system_clock::now() +
                           std::chrono::seconds(5));
   }
+
+  // SearchPapers over gRPC with `request` (explain on), expecting OK.
+  v1::SearchPapersResponse SearchOk(v1::SearchPapersRequest request);
+  // The ids of `response`'s results, in order.
+  static std::vector<std::string> Ids(const v1::SearchPapersResponse& response);
 
   std::unique_ptr<ingest::Ingester> ingester_;
   std::unique_ptr<query::QueryEngine> engine_;
