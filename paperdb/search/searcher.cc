@@ -1059,7 +1059,7 @@ class Evaluation {
 // children, with its filters and exclusions still required. Returns false
 // if there is nothing to fall back to (fewer than two scored words or
 // phrases).
-bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
+bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
   if (root.kind != Kind::kAnd) return false;
   QueryNode any;
   any.kind = Kind::kOr;
@@ -1083,16 +1083,16 @@ bool AnyTermsQuery(const QueryNode& root, bool split_words, QueryNode* out) {
       units += group.children[0].children.size();
       ++groups;
       any.children.push_back(std::move(group));
-    } else if (split_words && child.kind == Kind::kOr && child.dismax &&
+    } else if (child.kind == Kind::kOr && child.dismax &&
                !child.expansion && !child.children.empty() &&
                child.children[0].kind == Kind::kPhrase &&
                (absl::StrContains(child.word, '-') ||
                 absl::StrContains(child.word, "\xE2\x80\x90") ||
                 absl::StrContains(child.word, "\xE2\x80\x91"))) {
       // A hyphenated word ("WikiText-103": the phrase of its parts or the
-      // parts glued): when filling after full matches, its parts count one
-      // by one, and the glued form too. (Not in the any-term fallback: a
-      // word's parts alone are not what was asked for.)
+      // parts glued): among partial matches its parts count one by one,
+      // and the glued form too, as a paper writing "prompt tuning" shares
+      // most of what "prompt-style" asks for.
       for (const std::string& part : child.children[0].terms) {
         // A stopword or a single character alone says nothing.
         if (part.size() < 2 || text::IsStopword(part)) continue;
@@ -1167,7 +1167,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, first));
   QueryNode any;
   if (hits.total >= kFillBelow ||
-      !AnyTermsQuery(root, /*split_words=*/hits.total > 0, &any) ||
+      !AnyTermsQuery(root, &any) ||
       (hits.total > 0 && !relevance)) {
     if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
     hits.full_matches = hits.top.size();
@@ -1218,7 +1218,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
 QueryNode Searcher::MatchedQuery(const Query& query, MatchedAs as) {
   QueryNode any;
   if (as != MatchedAs::kAllTerms &&
-      AnyTermsQuery(query.root, as == MatchedAs::kSomeTerms, &any)) {
+      AnyTermsQuery(query.root, &any)) {
     return any;
   }
   return query.root;

@@ -133,8 +133,8 @@ class Searcher {
   // The query a result matched `as`: `query.root` for a full match; for a
   // partial one (kSomeTerms) or the any-term fallback (kAnyTerms), the
   // disjunction of its words and phrases that ranked it (a hyphenated
-  // word's parts counted one by one for kSomeTerms), with its filters and
-  // exclusions. What Explain() scores, and what highlights should show.
+  // word's parts counted one by one, function words only when the query
+  // has nothing else), with its filters and exclusions. What Explain() scores, and what highlights should show.
   static QueryNode MatchedQuery(const Query& query, MatchedAs as);
 
   // The BM25 contribution of each query term to `doc`'s score, as it was

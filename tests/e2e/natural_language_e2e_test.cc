@@ -58,6 +58,16 @@ TEST_F(NaturalLanguageE2eTest, AQueryOfFunctionWordsStillMatchesThem) {
   EXPECT_EQ(response.total_size(), 9);
 }
 
+TEST_F(NaturalLanguageE2eTest,
+       AHyphenatedWordsPartsMatchWhenNothingMatchesAll) {
+  // No abstract writes "hypergraph style" nor "zebras": the fallback
+  // matches the hyphenated word's parts, and "style" is in no abstract.
+  const v1::SearchPapersResponse response = Search("hypergraph-style zebras");
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  EXPECT_THAT(Ids(response), ElementsAre(kHypergraphPaper));
+  EXPECT_EQ(response.total_size(), 1);
+}
+
 TEST_F(NaturalLanguageE2eTest, RealWordsBesideOthersAreNotCorrected) {
   // "rewording" is in no abstract, and one edit from the stems of
   // "reward" and "records": beside other words it stays as typed.
