@@ -13,8 +13,9 @@ namespace paperdb::text {
 bool IsStopword(absl::string_view word);
 
 // True if the case-folded, unstemmed word `word` is a function word:
-// one of Snowball's English stop list (pronouns, question words, auxiliary
-// verbs, quantifiers, prepositions, contractions such as "doesn't" with
+// one of Snowball's English stop list less its prepositions of time and
+// place and its quantifiers (so pronouns, question words, auxiliary and
+// modal verbs, articles, conjunctions, contractions such as "doesn't" with
 // either apostrophe; a superset of IsStopword's).
 // A query written as a sentence ("what does prompt tuning fail to do")
 // holds them; a paper sharing only them with it matches nothing asked for,

@@ -1,0 +1,33 @@
+#include "paperdb/text/stopwords.h"
+
+#include "gtest/gtest.h"
+
+namespace paperdb::text {
+namespace {
+
+TEST(StopwordsTest, LuceneSetIsSmall) {
+  EXPECT_TRUE(IsStopword("the"));
+  EXPECT_TRUE(IsStopword("with"));
+  EXPECT_FALSE(IsStopword("what"));
+  EXPECT_FALSE(IsStopword("does"));
+}
+
+TEST(StopwordsTest, FunctionWordsHoldQuestionWordsAndAuxiliaries) {
+  EXPECT_TRUE(IsFunctionWord("what"));
+  EXPECT_TRUE(IsFunctionWord("does"));
+  EXPECT_TRUE(IsFunctionWord("how"));
+  EXPECT_TRUE(IsFunctionWord("the"));  // Every stopword is one.
+  EXPECT_TRUE(IsFunctionWord("doesn't"));
+  EXPECT_TRUE(IsFunctionWord("doesn\xE2\x80\x99t"));  // U+2019.
+}
+
+TEST(StopwordsTest, PrepositionsQuantifiersAndContentWordsAreNot) {
+  EXPECT_FALSE(IsFunctionWord("before"));
+  EXPECT_FALSE(IsFunctionWord("against"));
+  EXPECT_FALSE(IsFunctionWord("few"));
+  EXPECT_FALSE(IsFunctionWord("attention"));
+  EXPECT_FALSE(IsFunctionWord("What"));  // Callers fold first.
+}
+
+}  // namespace
+}  // namespace paperdb::text
