@@ -289,24 +289,72 @@ SnippetWindow MakeSnippet(absl::string_view text,
   }
   uint32_t start = byte_of(best_start);
   uint32_t end = byte_of(best_start + window);
-  // Keep whole words: move inward to a space, but never past a highlight.
-  uint32_t first_highlight = end, last_highlight = start;
+  const uint32_t size = static_cast<uint32_t>(text.size());
+  auto in_word = [&](uint32_t at) {  // A cut at `at` splits a word.
+    return at > 0 && at < size && !IsSpaceByte(text[at - 1]) &&
+           !IsSpaceByte(text[at]);
+  };
+  // A window widens by at most `window` code points to reach a word's
+  // boundary: a longer word (a run of CJK characters, a pasted blob) is
+  // cut at a character.
+  auto lead_byte = [&](uint32_t at) {
+    return (static_cast<unsigned char>(text[at]) & 0xC0) != 0x80;
+  };
+  // The first highlight in the window is shown whole, widening the window
+  // past max_code_points if it must; a later one the window's end would
+  // cut is left out.
+  const ByteSpan* anchor = nullptr;
   for (const ByteSpan& h : highlights) {
     if (h.start >= start && h.start < end) {
-      first_highlight = std::min(first_highlight, h.start);
-      last_highlight = std::max(last_highlight, std::min(h.end, end));
+      anchor = &h;
+      break;
     }
   }
-  if (start > 0 && !IsSpaceByte(text[start - 1])) {
+  uint32_t keep_from = end, keep_to = start;  // Highlights kept whole.
+  if (anchor != nullptr) {
+    end = std::max(end, anchor->end);
+    keep_from = anchor->start;
+    keep_to = anchor->end;
+    for (const ByteSpan& h : highlights) {
+      if (&h == anchor || h.start < anchor->start || h.start >= end) continue;
+      if (h.end > end) {
+        end = h.start;
+        break;
+      }
+      keep_to = std::max(keep_to, h.end);
+    }
+  }
+  // Whole words at both ends: move inward to a space, never past a kept
+  // highlight; else outward to the word's end, up to widen_bytes.
+  if (in_word(start)) {
     uint32_t s = start;
-    while (s < first_highlight && !IsSpaceByte(text[s])) ++s;
-    if (s < first_highlight) start = s;
+    while (s < keep_from && !IsSpaceByte(text[s])) ++s;
+    if (s < keep_from) {
+      start = s;
+    } else {
+      s = start;
+      for (uint32_t n = 0; s > 0 && n <= window && !IsSpaceByte(text[s - 1]);) {
+        n += lead_byte(--s);
+      }
+      if (!in_word(s)) start = s;
+    }
   }
-  if (end < text.size() && !IsSpaceByte(text[end])) {
+  if (in_word(end)) {
     uint32_t e = end;
-    while (e > last_highlight && !IsSpaceByte(text[e - 1])) --e;
-    if (e > last_highlight) end = e;
+    while (e > keep_to && !IsSpaceByte(text[e - 1])) --e;
+    if (e > keep_to && e > start) {
+      end = e;
+    } else {
+      e = end;
+      for (uint32_t n = 0; e < size && n <= window && !IsSpaceByte(text[e]);) {
+        n += lead_byte(e++);
+      }
+      if (!in_word(e)) end = e;
+    }
   }
+  // Never inside a character.
+  while (start > 0 && start < size && !lead_byte(start)) --start;
+  while (end < size && !lead_byte(end)) ++end;
   while (start < end && IsSpaceByte(text[start])) ++start;
   while (end > start && IsSpaceByte(text[end - 1])) --end;
 
@@ -315,10 +363,9 @@ SnippetWindow MakeSnippet(absl::string_view text,
   snippet.truncated_start = start > 0;
   snippet.truncated_end = end < text.size();
   for (const ByteSpan& h : highlights) {
-    // A highlight cut by the window's end is marked up to it.
-    if (h.start >= start && h.start < end) {
+    if (h.start >= start && h.end <= end) {
       snippet.highlights.push_back(
-          {h.start - start, std::min(h.end, end) - start, h.clause, h.weight});
+          {h.start - start, h.end - start, h.clause, h.weight});
     }
   }
   return snippet;

@@ -61,10 +61,13 @@ struct SnippetWindow {
 // holds highlights of the distinct clauses of greatest total weight (so a
 // phrase outweighs a single word), then the most highlights outside URLs
 // (`highlights` sorted, as from Highlight()), preferring the earliest;
-// without highlights, the start of the text. The window starts and
-// ends at word boundaries where possible and never inside a character. A
-// highlight longer than the window is cut at the window's end (its start
-// shown, marked up to the end); one cut off at the end is marked up to it.
+// without highlights, the start of the text. The first highlight in the
+// window is whole, the window widening past `max_code_points` to hold it; a
+// later highlight the window's end would cut is left out. The window starts
+// and ends between words (runs of non-space bytes): inward where that keeps
+// every highlight it holds, else outward by at most `max_code_points` code
+// points (a longer word is cut); never inside a character. `highlights` of
+// the result are those wholly inside the window.
 SnippetWindow MakeSnippet(absl::string_view text,
                           const std::vector<ByteSpan>& highlights,
                           uint32_t max_code_points);

@@ -130,16 +130,58 @@ TEST(SnippetTest, WindowSurroundsTheHighlightAtWordBoundaries) {
   EXPECT_EQ(text.substr(snippet.range.end - 4, 4), "word");
 }
 
-TEST(SnippetTest, AHighlightLongerThanTheWindowIsShownFromItsStart) {
+TEST(SnippetTest, AHighlightLongerThanTheWindowIsShownWhole) {
   const std::string text = "The agent learns by reinforcement from rewards.";
   const uint32_t at = static_cast<uint32_t>(text.find("reinforcement"));
 
   const SnippetWindow snippet = MakeSnippet(text, {{at, at + 13}}, 5);
 
-  EXPECT_EQ(snippet.range, (ByteSpan{at, at + 5}));  // "reinf"
-  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{0, 5}));
+  EXPECT_EQ(snippet.range, (ByteSpan{at, at + 13}));  // "reinforcement"
+  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{0, 13}));
   EXPECT_TRUE(snippet.truncated_start);
   EXPECT_TRUE(snippet.truncated_end);
+}
+
+TEST(SnippetTest, APhraseCutByTheWindowWidensItToTheWordsEnd) {
+  const std::string text =
+      "We study random subsampling of training data for large models.";
+  const uint32_t at = static_cast<uint32_t>(text.find("random"));
+
+  const SnippetWindow snippet = MakeSnippet(text, {{at, at + 18}}, 12);
+
+  EXPECT_EQ(
+      text.substr(snippet.range.start, snippet.range.end - snippet.range.start),
+      "random subsampling");
+  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{0, 18}));
+}
+
+TEST(SnippetTest, ALaterHighlightTheEndWouldCutIsLeftOut) {
+  const std::string text = "alpha beta gamma delta epsilonzetaeta theta";
+  const uint32_t alpha = 0;
+  const uint32_t eps = static_cast<uint32_t>(text.find("epsilon"));
+
+  const SnippetWindow snippet =
+      MakeSnippet(text, {{alpha, alpha + 5}, {eps, eps + 15}}, 28);
+
+  // "epsilonzetaeta" starts at code point 23 and would be cut at 28: the
+  // window ends before it, on a word.
+  EXPECT_EQ(
+      text.substr(snippet.range.start, snippet.range.end - snippet.range.start),
+      "alpha beta gamma delta");
+  EXPECT_THAT(snippet.highlights, ElementsAre(ByteSpan{0, 5}));
+}
+
+TEST(SnippetTest, NeverStartsOrEndsInsideAWord) {
+  const std::string text =
+      "aaaa bbbbbbbbbbbbbbbbbbbb target cccccccccccccccccccc dd";
+  const uint32_t at = static_cast<uint32_t>(text.find("target"));
+
+  const SnippetWindow snippet = MakeSnippet(text, {{at, at + 6}}, 12);
+
+  const uint32_t s = snippet.range.start, e = snippet.range.end;
+  EXPECT_TRUE(s == 0 || text[s - 1] == ' ') << s;
+  EXPECT_TRUE(e == text.size() || text[e] == ' ') << e;
+  EXPECT_EQ(text.substr(s, e - s), "target");
 }
 
 // Found by a fresh user: for `Kosmos-2` the snippet was the closing
