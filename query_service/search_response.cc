@@ -38,6 +38,7 @@ void AddExplanation(const std::vector<search::TermContribution>& terms,
     score->set_idf(t.idf);
     score->set_document_length(t.doc_length);
     score->set_stem_only(t.stem_only);
+    score->set_outscored(t.outscored);
   }
 }
 

@@ -1000,7 +1000,17 @@ class OrIterator final : public DocIterator {
         best = child.get();
       }
     }
-    if (best != nullptr) best->Explain(out);
+    if (best == nullptr) return;
+    best->Explain(out);
+    for (auto& child : children_) {
+      if (child.get() == best || child->doc() != doc_) continue;
+      const size_t first = out->size();
+      child->Explain(out);
+      for (size_t i = first; i < out->size(); ++i) {
+        (*out)[i].score = 0.0;
+        (*out)[i].outscored = true;
+      }
+    }
   }
   uint64_t Cost() const override {
     uint64_t cost = 0;

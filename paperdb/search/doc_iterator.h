@@ -40,6 +40,10 @@ struct TermContribution {
   // The paper holds only other words of the term's stem than the one typed
   // (word_form_iterator.h): `score` is weighted down.
   bool stem_only = false;
+  // An alternative of a word (disjunction max: the word's own terms beside
+  // its concept or acronym) that the paper holds but that scored lower than
+  // the best one: listed with `score` 0, as it adds nothing.
+  bool outscored = false;
 };
 
 class DocIterator {

@@ -316,11 +316,18 @@ TEST_F(SearchLanguageE2eTest, AcronymGroupScoresTheSameInTheFallback) {
   EXPECT_EQ(any.results(0).paper().name(), full.results(0).paper().name());
   EXPECT_DOUBLE_EQ(any.results(0).score(), full.results(0).score());
   // The same alternative of the group scored in both: here the acronym
-  // (its expansion's words weigh one concept's idf, not three words').
-  ASSERT_EQ(any.results(0).explanation_size(), 1);
-  ASSERT_EQ(full.results(0).explanation_size(), 1);
-  EXPECT_EQ(any.results(0).explanation(0).term(), "snn");
-  EXPECT_EQ(full.results(0).explanation(0).term(), "snn");
+  // (its expansion's words weigh one concept's idf, not three words'); the
+  // words, which the paper holds too, are listed as outscored.
+  for (const v1::SearchPapersResponse* r : {&any, &full}) {
+    const v1::SearchResult& first = r->results(0);
+    ASSERT_GE(first.explanation_size(), 2);
+    EXPECT_EQ(first.explanation(0).term(), "snn");
+    EXPECT_FALSE(first.explanation(0).outscored());
+    for (int i = 1; i < first.explanation_size(); ++i) {
+      EXPECT_TRUE(first.explanation(i).outscored());
+      EXPECT_EQ(first.explanation(i).score(), 0.0);
+    }
+  }
 }
 
 // Found by a fresh user: for "LLMs" a paper naming "Large Language Models"

@@ -169,5 +169,20 @@ TEST_F(SemanticE2eTest, ConceptsFollowIngestDeleteAndRestart) {
   EXPECT_THAT(report->problems, ::testing::IsEmpty());
 }
 
+// Llemma writes "formal theorem proving": its concept outscores its words,
+// and both are said.
+TEST_F(SemanticE2eTest, PapersHoldingTheWordsAreSaidToMatchByWords) {
+  const v1::SearchPapersResponse response = Search("theorem proving");
+  ASSERT_GE(response.results_size(), 1);
+  const v1::SearchResult& first = response.results(0);
+  EXPECT_EQ(first.paper().id(), "iclr2024-5dfa03b10d9f583a");
+  EXPECT_EQ(first.match_source(), v1::MATCH_SOURCE_WORDS_AND_CONCEPTS);
+  std::vector<std::string> outscored;
+  for (const v1::TermScore& term : first.explanation()) {
+    if (term.outscored()) outscored.push_back(term.term());
+  }
+  EXPECT_THAT(outscored, ElementsAre("theorem", "prove"));
+}
+
 }  // namespace
 }  // namespace paperdb::testing
