@@ -7,7 +7,9 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "paperdb/common/status_macros.h"
@@ -1068,6 +1070,14 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
   size_t units = 0;   // Scored words and phrases in groups.
   size_t groups = 0;  // Groups of words with their acronym.
   std::vector<QueryNode> function_words;
+  // The plain words of the query, which a hyphenated word's part repeats
+  // at most once.
+  absl::flat_hash_set<std::string> counted;
+  for (const QueryNode& child : root.children) {
+    if (child.kind == Kind::kTerm && !child.excluded) {
+      counted.insert(child.terms[0]);
+    }
+  }
   for (const QueryNode& child : root.children) {
     if (child.excluded || child.kind == Kind::kField) {
       out->children.push_back(child);
@@ -1094,8 +1104,13 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
       // and the glued form too, as a paper writing "prompt tuning" shares
       // most of what "prompt-style" asks for.
       for (const std::string& part : child.children[0].terms) {
-        // A stopword or a single character alone says nothing.
-        if (part.size() < 2 || text::IsStopword(part)) continue;
+        // A stopword, a single character or a number alone says nothing
+        // ("CIFAR-10": not "10"); a word the query has already counts.
+        if (part.size() < 2 || text::IsStopword(part) ||
+            std::all_of(part.begin(), part.end(), absl::ascii_isdigit) ||
+            !counted.insert(part).second) {
+          continue;
+        }
         QueryNode term;
         term.terms.push_back(part);
         term.position = child.position;

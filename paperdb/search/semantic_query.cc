@@ -237,6 +237,17 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
     kept.push_back(std::move(run));
   }
   runs = std::move(kept);
+  // A concept counts once: a later run naming a concept an earlier one
+  // named keeps its words only ("graph rewiring over-squashing").
+  absl::flat_hash_set<uint32_t> claimed;
+  kept.clear();
+  for (Run& run : runs) {
+    std::erase_if(run.concepts, [&](uint32_t concept_index) {
+      return !claimed.insert(concept_index).second;
+    });
+    if (!run.concepts.empty()) kept.push_back(std::move(run));
+  }
+  runs = std::move(kept);
   for (const Run& run : runs) {
     for (uint32_t concept_index : run.concepts) {
       if (std::find(added.begin(), added.end(), lexicon.id(concept_index)) !=

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "paperdb/text/stopwords.h"
 #include "paperdb/text/word_forms.h"
 
 namespace paperdb::semantic {
@@ -95,6 +96,13 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       if (words.empty()) {
         return error(
             absl::StrCat("term '", term, "' has no words but stopwords"));
+      }
+      // "why" alone would make every question name the concept.
+      if (std::all_of(folded.begin(), folded.end(), [](const std::string& w) {
+            return text::IsFunctionWord(w);
+          })) {
+        return error(absl::StrCat("term '", term,
+                                  "' has no words but function words"));
       }
       if (words.size() > kMaxConceptTermWords) {
         return error(absl::StrCat("term '", term, "' has more than ",

@@ -69,6 +69,8 @@ TEST(ConceptLexiconTest, MalformedLinesAreNamed) {
               HasSubstr("is not lower-case"));
   EXPECT_THAT(ConceptLexicon::Parse("a\tx |  | y\n").status().message(),
               HasSubstr("empty term"));
+  EXPECT_THAT(ConceptLexicon::Parse("a\tcause | why\n").status().message(),
+              HasSubstr("term 'why' has no words but function words"));
 }
 
 TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {

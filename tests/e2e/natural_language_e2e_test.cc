@@ -3,6 +3,7 @@
 // on their own, and real English words the corpus lacks are not
 // spelling-corrected into other words.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,50 @@ TEST_F(NaturalLanguageE2eTest,
   EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
   EXPECT_THAT(Ids(response), ElementsAre(kHypergraphPaper));
   EXPECT_EQ(response.total_size(), 1);
+}
+
+// No paper's score counts one term twice (the explanation lists each
+// scored term once).
+void ExpectEachTermScoredOnce(const v1::SearchPapersResponse& response) {
+  for (const v1::SearchResult& result : response.results()) {
+    std::vector<std::string> scored;
+    for (const auto& term : result.explanation()) {
+      if (term.score() > 0) scored.push_back(term.term());
+    }
+    std::sort(scored.begin(), scored.end());
+    EXPECT_EQ(std::adjacent_find(scored.begin(), scored.end()), scored.end())
+        << result.paper().id();
+  }
+}
+
+TEST_F(NaturalLanguageE2eTest, AWordRepeatedInAHyphenatedWordCountsOnce) {
+  const v1::SearchPapersResponse response =
+      Search("graph-level representation graph");
+  ASSERT_GT(response.results_size(), 3);
+  ExpectEachTermScoredOnce(response);
+}
+
+TEST_F(NaturalLanguageE2eTest, AConceptNamedTwiceCountsOnce) {
+  // "brain scans" and "neuroimaging" name one concept: it counts once, for
+  // the first words that name it.
+  const v1::SearchPapersResponse response = Search("brain scans neuroimaging");
+  EXPECT_THAT(response.concepts(), ElementsAre("brain_decoding"));
+  int concept_rewrites = 0;
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    concept_rewrites += rewrite.kind() == v1::QueryRewrite::KIND_CONCEPT;
+  }
+  EXPECT_EQ(concept_rewrites, 1);
+  ASSERT_GE(response.results_size(), 1);
+  EXPECT_EQ(response.results(0).paper().id(), "iclr2024-6c678fb8ce49733d");
+  ExpectEachTermScoredOnce(response);
+}
+
+TEST_F(NaturalLanguageE2eTest, ANumberAloneFromAHyphenatedWordIsNoMatch) {
+  // "CIFAR-10 zzzzunknown": no full match; "10" alone ("10%") is not one
+  // either, so only the paper writing CIFAR-10 is found.
+  const v1::SearchPapersResponse response = Search("CIFAR-10 zzzzunknown");
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  EXPECT_THAT(Ids(response), ElementsAre("iclr2024-0ec1b279a7b0833e"));
 }
 
 TEST_F(NaturalLanguageE2eTest, RealWordsBesideOthersAreNotCorrected) {
