@@ -1057,6 +1057,11 @@ class Evaluation {
   uint64_t steps_ = 0;
 };
 
+bool IsFunctionOrRequestWord(const std::string& word) {
+  const std::string folded = text::Analyzer::Fold(word);
+  return text::IsFunctionWord(folded) || text::IsRequestWord(folded);
+}
+
 // The fallback of a conjunction that matched nothing: any of its scored
 // children, with its filters and exclusions still required. Returns false
 // if there is nothing to fall back to (fewer than two scored words or
@@ -1120,10 +1125,10 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
         any.children.push_back(child.children[i]);
       }
     } else if (child.kind == Kind::kTerm && !child.word.empty() &&
-               text::IsFunctionWord(text::Analyzer::Fold(child.word))) {
-      // "what", "does": a paper sharing only these with a sentence-like
-      // query matches nothing asked for. They count as typed words, but
-      // match only when the query has nothing else.
+               IsFunctionOrRequestWord(child.word)) {
+      // "what", "does", "papers": a paper sharing only these with a
+      // sentence-like query matches nothing asked for. They count as typed
+      // words, but match only when the query has nothing else.
       function_words.push_back(child);
     } else {
       any.children.push_back(child);

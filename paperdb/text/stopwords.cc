@@ -64,4 +64,14 @@ bool IsFunctionWord(absl::string_view word) {
   return kFunctionWords->contains(word);
 }
 
+bool IsRequestWord(absl::string_view word) {
+  static const auto* const kRequestWords =
+      new absl::flat_hash_set<absl::string_view>{
+          "paper",      "papers",    "study",    "studies",     "work",
+          "works",      "article",   "articles", "publication", "publications",
+          "literature", "find",      "show",     "want",        "looking",
+          "search",     "searching", "need",     "please"};
+  return kRequestWords->contains(word);
+}
+
 }  // namespace paperdb::text

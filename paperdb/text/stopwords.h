@@ -22,6 +22,12 @@ bool IsStopword(absl::string_view word);
 // yet in a small corpus their idf can rival a content word's.
 bool IsFunctionWord(absl::string_view word);
 
+// True if the case-folded, unstemmed word `word` is a word of the request
+// itself in a search for papers, not of its topic: "papers", "studies",
+// "work", "find", "show", "want" ("show me work on graph neural networks").
+// Like function words, they match only when a query has nothing else.
+bool IsRequestWord(absl::string_view word);
+
 }  // namespace paperdb::text
 
 #endif  // PAPERDB_TEXT_STOPWORDS_H_

@@ -29,5 +29,13 @@ TEST(StopwordsTest, PrepositionsQuantifiersAndContentWordsAreNot) {
   EXPECT_FALSE(IsFunctionWord("What"));  // Callers fold first.
 }
 
+TEST(StopwordsTest, RequestWordsAreThoseOfASearchForPapers) {
+  EXPECT_TRUE(IsRequestWord("papers"));
+  EXPECT_TRUE(IsRequestWord("studies"));
+  EXPECT_TRUE(IsRequestWord("show"));
+  EXPECT_FALSE(IsRequestWord("watermarking"));
+  EXPECT_FALSE(IsRequestWord("what"));  // A function word, not a request's.
+}
+
 }  // namespace
 }  // namespace paperdb::text

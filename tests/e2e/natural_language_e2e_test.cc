@@ -51,6 +51,16 @@ TEST_F(NaturalLanguageE2eTest, FunctionWordsAloneDoNotMakeAMatch) {
   EXPECT_EQ(response.total_size(), 1);
 }
 
+TEST_F(NaturalLanguageE2eTest, RequestWordsAloneDoNotMakeAMatch) {
+  // No paper writes both "papers" and a form of "watermarking"; those
+  // writing only "paper" ("in this paper") are not about the topic.
+  const v1::SearchPapersResponse response = Search("papers about watermarking");
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  EXPECT_THAT(Ids(response),
+              ::testing::UnorderedElementsAre("iclr2024-9c9b8787f09878fd",
+                                              "iclr2024-9e485505be9b3f16"));
+}
+
 TEST_F(NaturalLanguageE2eTest, AQueryOfFunctionWordsStillMatchesThem) {
   // With nothing else to match, the function words match: 9 papers write
   // "what", "does" or "do".
