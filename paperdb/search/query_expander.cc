@@ -187,11 +187,20 @@ class Expander {
   absl::Status Expand(QueryNode* node) {
     switch (node->kind) {
       case Kind::kAnd:
-      case Kind::kOr:
+      case Kind::kOr: {
+        // Words inside an exclusion are excluded as typed: a correction
+        // there would drop papers the user never named.
+        const bool outer = in_exclusion_;
+        in_exclusion_ = in_exclusion_ || node->excluded;
         for (QueryNode& child : node->children) {
-          PAPERDB_RETURN_IF_ERROR(Expand(&child));
+          if (absl::Status s = Expand(&child); !s.ok()) {
+            in_exclusion_ = outer;
+            return s;
+          }
         }
+        in_exclusion_ = outer;
         return absl::OkStatus();
+      }
       case Kind::kPhrase:
         return absl::OkStatus();
       case Kind::kField:
@@ -290,10 +299,9 @@ class Expander {
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
     // A real English word the corpus lacks ("rewording") is not a typo of
-    // a corpus word ("reward"): beside other words it stays as typed.
-    if (df == 0 && !node->excluded && !node->concept_word &&
-        (word_alone_ ||
-         !text::IsEnglishWord(text::Analyzer::Fold(node->word)))) {
+    // a corpus word ("reward"): it stays as typed.
+    if (df == 0 && !node->excluded && !in_exclusion_ && !node->concept_word &&
+        !text::IsEnglishWord(text::Analyzer::Fold(node->word))) {
       PAPERDB_ASSIGN_OR_RETURN(alternatives, Corrections(*node));
     }
     PAPERDB_RETURN_IF_ERROR(AcronymExpansions(*node, &alternatives));
@@ -595,7 +603,8 @@ class Expander {
   std::string text_;           // The query as typed.
   size_t prefix_terms_ = 0;    // Terms all prefixes expanded to so far.
   std::vector<QueryRewrite> rewrites_;
-  bool word_alone_ = false;  // The query scores one word or phrase.
+  bool word_alone_ = false;    // The query scores one word or phrase.
+  bool in_exclusion_ = false;  // Expand() is inside an excluded group.
   absl::flat_hash_map<std::string, uint32_t> dfs_;
 };
 

@@ -31,6 +31,13 @@ const absl::flat_hash_set<std::string_view>& Words() {
 }  // namespace
 
 bool IsEnglishWord(std::string_view folded) {
+  // A possessive is its word: "lightning's", "models’", "lightning’s".
+  for (std::string_view suffix : {"'s", "\xE2\x80\x99s", "'", "\xE2\x80\x99"}) {
+    if (folded.size() > suffix.size() && folded.ends_with(suffix)) {
+      folded.remove_suffix(suffix.size());
+      break;
+    }
+  }
   return Words().contains(folded);
 }
 

@@ -10,13 +10,13 @@ namespace paperdb::text {
 // about 64,000 words with their inflections), compiled in at build time so
 // nothing is read at run time. It tells a real word a corpus happens to
 // lack ("rewording", "evading") from a misspelling ("nueral", "modles"):
-// spelling correction leaves the first kind alone when the query has other
-// words to match. The list is general English; field words ("pretraining",
+// spelling correction leaves the first kind alone. The list is general English; field words ("pretraining",
 // "tokenizer") are mostly absent, which makes them correctable, as typos
 // of field words are.
 //
 // True if `folded` (lowercase ASCII letters, as Analyzer::Fold gives for
-// English words) is on the list. Thread-safe; the first call builds the set
+// English words) is on the list; a possessive ("lightning's", with either
+// apostrophe) is looked up as its word. Thread-safe; the first call builds the set
 // (about 5 ms).
 bool IsEnglishWord(std::string_view folded);
 

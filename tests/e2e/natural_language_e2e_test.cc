@@ -137,11 +137,34 @@ TEST_F(NaturalLanguageE2eTest, RealWordsBesideOthersAreNotCorrected) {
   }
 }
 
-TEST_F(NaturalLanguageE2eTest, ARealWordAloneIsStillCorrected) {
-  // Alone, a correction is all there is to find.
+TEST_F(NaturalLanguageE2eTest, ARealWordAloneIsNotCorrectedEither) {
+  // No abstract writes "rewording": nothing matches, rather than papers on
+  // rewards.
   const v1::SearchPapersResponse response = Search("rewording");
-  EXPECT_THAT(CorrectionsOf(response, "rewording"), Contains("reward"));
-  EXPECT_EQ(response.total_size(), 6);
+  EXPECT_THAT(CorrectionsOf(response, "rewording"), ::testing::IsEmpty());
+  EXPECT_EQ(response.total_size(), 0);
+  // A possessive is its word.
+  EXPECT_THAT(CorrectionsOf(Search("lightning's networks"), "lightning's"),
+              ::testing::IsEmpty());
+}
+
+TEST_F(NaturalLanguageE2eTest, WordsInAnExclusionAreNotCorrected) {
+  // "neutral" and "banana" are in no abstract: excluding them excludes
+  // nothing, as "-neutral" alone does; corrected, "neutral" would exclude
+  // the papers on neural networks.
+  const v1::SearchPapersResponse plain = Search("forecasting");
+  const v1::SearchPapersResponse group =
+      Search("forecasting -(neutral OR banana)");
+  const v1::SearchPapersResponse typo =
+      Search("forecasting -(nueral OR banana)");
+  EXPECT_EQ(group.total_size(), plain.total_size());
+  EXPECT_EQ(typo.total_size(), plain.total_size());
+  for (const auto* r : {&group, &typo}) {
+    for (const v1::QueryRewrite& rewrite : r->rewrites()) {
+      EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_SPELLING_CORRECTION)
+          << rewrite.original();
+    }
+  }
 }
 
 TEST_F(NaturalLanguageE2eTest, MisspellingsBesideOtherWordsAreCorrected) {
