@@ -63,6 +63,15 @@ TEST(AnalyzerTest, SoftHyphenDoesNotSplitAWord) {
               ElementsAre("diffus"));
 }
 
+TEST(AnalyzerTest, ZeroWidthCharactersDoNotSplitAWord) {
+  // U+200B zero-width space, U+2060 word joiner, U+FEFF.
+  EXPECT_THAT(Terms("spik\xE2\x80\x8Bing"), ElementsAre("spike"));
+  EXPECT_THAT(Terms("zero\xE2\x81\xA0width"), ElementsAre("zerowidth"));
+  EXPECT_THAT(Terms("dif\xEF\xBB\xBF"
+                    "fusion"),
+              ElementsAre("diffus"));
+}
+
 TEST(AnalyzerTest, OverlongTokensAreNotIndexedButKeepTheirPosition) {
   const std::vector<AnalyzedToken> tokens =
       ThreadLocalAnalyzer().Analyze("a " + std::string(300, 'x') + " b");

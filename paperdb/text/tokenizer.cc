@@ -27,10 +27,12 @@ bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }
 
 bool IsDigit(UChar32 c) { return u_isdigit(c); }
 
-// Soft hyphen, zero-width non-joiner and joiner: invisible inside a word
-// (and removed by NFKC case folding), so they must not split it.
+// Soft hyphen, zero-width space, non-joiner and joiner, word joiner and
+// zero-width no-break space: invisible inside a word (and removed by NFKC
+// case folding), so they must not split it.
 bool IsInvisibleJoiner(UChar32 c) {
-  return c == 0x00AD || c == 0x200C || c == 0x200D;
+  return c == 0x00AD || (c >= 0x200B && c <= 0x200D) || c == 0x2060 ||
+         c == 0xFEFF;
 }
 
 // The hyphens that join the parts of a compound word (see tokenizer.h for

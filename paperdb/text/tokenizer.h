@@ -4,7 +4,8 @@
 // general categories L*, N*, Mn, Mc; properties from ICU). Inside a run, an
 // apostrophe (U+0027 or U+2019) between two letters and a '.' or ',' between
 // two digits are kept, so "model’s" and "5.4" stay one token, and so is an
-// invisible soft hyphen or zero-width (non-)joiner inside a word. Everything
+// invisible soft hyphen, zero-width space, (non-)joiner or word joiner
+// inside a word. Everything
 // else (spaces, punctuation, symbols, LaTeX and markdown markup) separates
 // tokens, so "ResNet-18" gives "ResNet" and "18", "k=5" gives "k" and "5",
 // "5.4%" gives "5.4", "10\%" gives "10", and "$\eta(x)$" gives "eta" and "x".
