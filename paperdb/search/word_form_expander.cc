@@ -46,6 +46,11 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
   // nothing to tell apart.
   if (other.empty() && unmarked_same) return resolution;
   resolution.typed_word_found = !same.empty() || unmarked_same;
+  // Only the stem's own word matched ("neurall": papers write "neural"):
+  // it is the word to name.
+  if (!unmarked_same && resolution.other_words.empty()) {
+    resolution.other_words.push_back(stem);
+  }
   node->split_forms = true;
   node->same_forms = std::move(same);
   node->other_forms = std::move(other);

@@ -23,8 +23,10 @@ inline constexpr size_t kMaxFormsShown = 5;
 
 struct WordFormResolution {
   // The other words of the stem that papers hold, folded, most papers
-  // first (at most kMaxFormsShown); a word folded to the stem or the stem
-  // plus "e" is not listed (the index does not name it).
+  // first (at most kMaxFormsShown); words folded to the stem or the stem
+  // plus "e", which the index does not name, are listed as the stem when
+  // they are all that matched and are not the typed word ("neurall":
+  // "neural").
   std::vector<std::string> other_words;
   // False if no paper holds the typed word or an inflection of it: every
   // match of the stem is another word.

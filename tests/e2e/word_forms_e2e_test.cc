@@ -86,6 +86,21 @@ TEST_F(WordFormsE2eTest, OnlyStemMatchesAreSaidToBeSo) {
   }
 }
 
+TEST_F(WordFormsE2eTest, AStemThatIsTheOnlyWordMatchedIsNamed) {
+  // "neurall" stems to "neural", which 22 papers write as such: the index
+  // names no other word, and the rewrite names the stem's own.
+  const v1::SearchPapersResponse response = Search("neurall");
+  EXPECT_EQ(response.total_size(), 22);
+  ASSERT_EQ(response.rewrites_size(), 1);
+  EXPECT_EQ(response.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_STEM_MATCHES_ONLY);
+  EXPECT_THAT(response.rewrites(0).replacements(), ElementsAre("neural"));
+  const v1::SearchPapersResponse experience = Search("experience");
+  ASSERT_EQ(experience.rewrites_size(), 1);
+  EXPECT_THAT(experience.rewrites(0).replacements(),
+              ElementsAre("experiments", "experiment"));
+}
+
 TEST_F(WordFormsE2eTest, InflectionsMatchAtFullWeight) {
   // "networks" and "network" are one word: no rewrite, nothing stem-only,
   // and the same papers in the same order whichever is typed.
