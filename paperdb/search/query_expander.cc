@@ -13,6 +13,7 @@
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/index/varint.h"
+#include "paperdb/search/spelling_corrector.h"
 #include "paperdb/search/word_form_expander.h"
 #include "paperdb/search/word_form_iterator.h"
 #include "paperdb/storage/keys.h"
@@ -21,29 +22,14 @@
 #include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
-#include "unicode/utf8.h"
 
 namespace paperdb::search {
 namespace {
 
 using Kind = QueryNode::Kind;
 
-// Longest word corrected, in code points; and terms scanned per prefix.
-constexpr size_t kMaxCorrectedLength = 40;
+// Terms scanned per prefix.
 constexpr size_t kMaxScannedTerms = 200000;
-
-std::u32string Decode(absl::string_view s) {
-  std::u32string out;
-  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
-  int32_t i = 0;
-  const int32_t n = static_cast<int32_t>(s.size());
-  while (i < n) {
-    UChar32 c;
-    U8_NEXT(p, i, n, c);
-    out.push_back(static_cast<char32_t>(c < 0 ? 0xFFFD : c));
-  }
-  return out;
-}
 
 using index::ParseDocumentFrequency;
 using index::TermDf;
@@ -317,103 +303,20 @@ class Expander {
 
   absl::StatusOr<std::vector<QueryNode>> Corrections(const QueryNode& node) {
     std::vector<QueryNode> out;
-    // Stored terms are stems, and a misspelt word often stems differently
-    // ("indicatros" stays whole, "indicators" -> "indic"), so a stem also
-    // matches the word when one of the inflections Snowball strips brings
-    // it within reach ("indic" + "ators").
-    const std::u32string word = Decode(text::Analyzer::Fold(node.word));
-    const std::u32string stem = Decode(node.terms[0]);
-    if (word.size() < 5 || word.size() > kMaxCorrectedLength) return out;
-    // "resnet18", "gpt4": a name with a version, not a misspelling.
-    if (std::any_of(word.begin(), word.end(),
-                    [](char32_t c) { return c >= '0' && c <= '9'; })) {
-      return out;
-    }
-    const uint32_t max_distance = word.size() >= 9 ? 2 : 1;
-    const std::string first = node.terms[0].substr(
-        0, static_cast<size_t>(text::Utf8SequenceLength(
-               static_cast<unsigned char>(node.terms[0][0]))));
-    std::vector<std::pair<uint32_t, TermDf>> candidates;
-    std::unique_ptr<storage::StoreIterator> it =
-        store_.NewIterator(storage::Column::kTerms);
-    size_t scanned = 0;
-    for (it->Seek(first); it->Valid() && absl::StartsWith(it->key(), first) &&
-                          scanned < kMaxScannedTerms;
-         it->Next(), ++scanned) {
-      if ((scanned & 4095) == 0 && IsCancelRequested(cancelled_)) {
-        return SearchCancelledError();
-      }
-      const std::u32string key = Decode(it->key());
-      if (key.size() > word.size() + max_distance) continue;
-      uint32_t d = EditDistance(stem, key, max_distance);
-      if (d > 0) d = std::min(d, InflectedDistance(word, key, max_distance));
-      if (d == 0 || d > max_distance) continue;
-      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
-                               ParseDocumentFrequency(it->value()));
-      if (df == 0) continue;
-      candidates.push_back({d, {std::string(it->key()), df}});
-    }
-    PAPERDB_RETURN_IF_ERROR(it->status());
-    if (candidates.empty()) return out;
-    std::sort(
-        candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
-          return a.first < b.first ||
-                 (a.first == b.first && (a.second.df > b.second.df ||
-                                         (a.second.df == b.second.df &&
-                                          a.second.term < b.second.term)));
-        });
-    const uint32_t best = candidates[0].first;
-    const uint32_t best_df = candidates[0].second.df;
+    PAPERDB_ASSIGN_OR_RETURN(
+        std::vector<TermDf> found,
+        SpellingCorrections(store_, text::Analyzer::Fold(node.word),
+                            node.terms[0], cancelled_));
+    if (found.empty()) return out;
     QueryRewrite rewrite =
         Rewrite(QueryRewrite::Kind::kSpelling, node, node, node.word, {});
-    for (auto& [d, t] : candidates) {
-      if (d != best || out.size() >= kMaxCorrections) break;
-      // A far rarer neighbour is noise ("lerning": "learn", not "len").
-      if (t.df * 10 < best_df) break;
+    for (TermDf& t : found) {
       rewrite.replacements.push_back(t.term);
       dfs_[t.term] = t.df;
       out.push_back(TermNode(std::move(t.term), node.position));
     }
     rewrites_.push_back(std::move(rewrite));
     return out;
-  }
-
-  // The least distance between `word` and `stem` followed by an English
-  // inflection or derivation suffix (with a final 'e' of the stem dropped,
-  // or a final 'i' back to 'y', as Snowball's rules undo them), for a stem
-  // of 4 letters or more that `word` starts with: the typo is in the
-  // suffix. (Otherwise too many words are in reach: "notation" is one edit
-  // from "non" + "ation", "node" + "ation" and "no" + "ation".)
-  static uint32_t InflectedDistance(const std::u32string& word,
-                                    const std::u32string& stem,
-                                    uint32_t max_distance) {
-    static const char32_t* const kSuffixes[] = {
-        U"",     U"s",     U"es",      U"ed",   U"ing",   U"ion",
-        U"ions", U"ation", U"ations",  U"ator", U"ators", U"er",
-        U"ers",  U"al",    U"ally",    U"e",    U"y",     U"ies",
-        U"ity",  U"ive",   U"ness",    U"ment", U"ments", U"ly",
-        U"ize",  U"ized",  U"ization", U"able", U"ance",  U"ence"};
-    uint32_t best = max_distance + 1;
-    std::u32string bases[3] = {stem, U"", U""};
-    if (!stem.empty() && stem.back() == U'e') {
-      bases[1] = stem.substr(0, stem.size() - 1);
-    }
-    if (!stem.empty() && stem.back() == U'i') {
-      bases[2] = stem.substr(0, stem.size() - 1) + U"y";
-    }
-    for (const std::u32string& base : bases) {
-      if (base.size() < 4 || word.compare(0, base.size(), base) != 0) {
-        continue;
-      }
-      for (const char32_t* suffix : kSuffixes) {
-        const std::u32string candidate = base + suffix;
-        const size_t a = candidate.size(), b = word.size();
-        if ((a > b ? a - b : b - a) > max_distance) continue;
-        best = std::min(best, EditDistance(word, candidate, max_distance));
-        if (best == 0) return 0;
-      }
-    }
-    return best;
   }
 
   // The phrase of the most frequent expansion of `node`'s word, if the
@@ -613,32 +516,6 @@ class Expander {
 absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
                                            const std::string& term) {
   return index::TermsCache::Default().DocumentFrequency(store, term);
-}
-
-uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
-                      uint32_t max_distance) {
-  const size_t n = a.size(), m = b.size();
-  if ((n > m ? n - m : m - n) > max_distance) return max_distance + 1;
-  // Three rows of the optimal string alignment matrix.
-  std::vector<uint32_t> prev2(m + 1), prev(m + 1), cur(m + 1);
-  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<uint32_t>(j);
-  for (size_t i = 1; i <= n; ++i) {
-    cur[0] = static_cast<uint32_t>(i);
-    uint32_t row_min = cur[0];
-    for (size_t j = 1; j <= m; ++j) {
-      const uint32_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      uint32_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d = std::min(d, prev2[j - 2] + 1);
-      }
-      cur[j] = d;
-      row_min = std::min(row_min, d);
-    }
-    if (row_min > max_distance) return max_distance + 1;
-    std::swap(prev2, prev);
-    std::swap(prev, cur);
-  }
-  return std::min(prev[m], max_distance + 1);
 }
 
 absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,

@@ -6,13 +6,10 @@
 //  - `prefix*` becomes the (at most kMaxPrefixTerms) most frequent terms
 //    starting with the prefix or its stem, stopwords left out; all the
 //    prefixes of a query expand to at most kMaxExpandedTerms terms.
-//  - Spelling: a word no paper contains, of at least 5 code points, is
-//    replaced by the stored terms within Damerau-Levenshtein distance 1
-//    (2 from 9 code points on) that start with the same character (the
-//    thresholds Meilisearch uses; the same-first-character rule is
-//    Lucene's FuzzyQuery prefix length of 1): the nearest ones, at most
-//    kMaxCorrections, most frequent first. A word of
-//    the form Ll+\d+ ("resnet18") that is not stored is not corrected.
+//  - Spelling: a word no paper contains is replaced by its corrections
+//    (spelling_corrector.h), unless it is a real English word
+//    (text/english_words.h), inside an exclusion, or part of a run of
+//    words naming a concept.
 //  - A word alone (the query's one scored word), or a quoted single word,
 //    whose stem other words share (text/word_forms.h) is told apart from
 //    them (word_form_expander.h): papers holding only the other words rank
@@ -36,13 +33,13 @@
 #include "absl/status/statusor.h"
 #include "paperdb/search/cancel.h"
 #include "paperdb/search/query.h"
+#include "paperdb/search/spelling_corrector.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::search {
 
 inline constexpr size_t kMaxPrefixTerms = 64;
 inline constexpr size_t kMaxExpandedTerms = 256;
-inline constexpr size_t kMaxCorrections = 3;
 inline constexpr size_t kMaxConjunctionTerms = 32;
 
 // What the expander changed, for the response.
@@ -90,11 +87,6 @@ absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
 absl::StatusOr<ExpandedQuery> ExpandQuery(const storage::Store& store,
                                           Query query,
                                           const CancelFn& cancelled = nullptr);
-
-// Damerau-Levenshtein distance (optimal string alignment) between `a` and
-// `b`, in code points, or max_distance + 1 if it exceeds `max_distance`.
-uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
-                      uint32_t max_distance);
 
 }  // namespace paperdb::search
 

@@ -1,12 +1,14 @@
-// Queries written as sentences over real gRPC on loopback, against the
-// bundled ICLR 2024 lists: function words ("what", "does") make no match
-// on their own, and real English words the corpus lacks are not
-// spelling-corrected into other words.
+// Queries as people type them, over real gRPC on loopback, against the
+// bundled ICLR 2024 lists: function and request words ("what", "papers")
+// make no match on their own, real English words the corpus lacks are not
+// spelling-corrected into other words, and hyphenated words count their
+// parts among partial matches.
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/service_fixture.h"
@@ -171,6 +173,45 @@ TEST_F(NaturalLanguageE2eTest, MisspellingsBesideOtherWordsAreCorrected) {
   // "nueral" is no English word: a typo of "neural".
   const v1::SearchPapersResponse response = Search("nueral network pruning");
   EXPECT_THAT(CorrectionsOf(response, "nueral"), ElementsAre("neural"));
+}
+
+// A partial match of a hyphenated word holds some of its parts: those are
+// highlighted, not the whole word.
+TEST_F(NaturalLanguageE2eTest, PartialMatchesOfAHyphenatedWordMarkItsParts) {
+  v1::SearchPapersRequest request;
+  request.set_query("graph-level");
+  request.set_page_size(100);
+  const v1::SearchPapersResponse response = SearchOk(request);
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
+  ASSERT_EQ(response.full_match_count(), 1);
+  ASSERT_GE(response.results_size(), 3);
+  for (int i = 1; i < response.results_size(); ++i) {
+    const v1::SearchResult& result = response.results(i);
+    EXPECT_TRUE(result.partial_match()) << i;
+    ASSERT_GE(result.highlights_size(), 1) << result.paper().name();
+    for (const v1::TextSpan& span : result.highlights()) {
+      const std::string marked = result.paper().abstract().substr(
+          span.start_byte(), span.end_byte() - span.start_byte());
+      EXPECT_TRUE(absl::EqualsIgnoreCase(marked, "graph") ||
+                  absl::EqualsIgnoreCase(marked, "graphs") ||
+                  absl::EqualsIgnoreCase(marked, "level") ||
+                  absl::EqualsIgnoreCase(marked, "levels"))
+          << result.paper().name() << ": " << marked;
+    }
+  }
+  // A number alone is no part worth matching: "CIFAR-10" does not fill
+  // with papers writing "10".
+  const v1::SearchPapersResponse cifar = Search("CIFAR-10");
+  EXPECT_EQ(cifar.match_mode(), v1::MATCH_MODE_ALL_TERMS);
+  EXPECT_EQ(cifar.total_size(), 1);
+}
+
+TEST_F(NaturalLanguageE2eTest, AWordSplitAtDigitsIsNotFilledWithItsParts) {
+  // "RS2": one paper; its parts ("rs", "2") are not partial matches.
+  const v1::SearchPapersResponse rs2 = Search("RS2");
+  ASSERT_GE(rs2.full_match_count(), 1);
+  EXPECT_EQ(rs2.total_size(), rs2.full_match_count());
+  EXPECT_EQ(rs2.match_mode(), v1::MATCH_MODE_ALL_TERMS);
 }
 
 }  // namespace

@@ -81,45 +81,6 @@ TEST_F(SearchLanguageE2eTest, FewFullMatchesAreFollowedByPartialOnes) {
   }
 }
 
-// A partial match of a hyphenated word holds some of its parts: those are
-// highlighted, not the whole word.
-TEST_F(SearchLanguageE2eTest, PartialMatchesOfAHyphenatedWordMarkItsParts) {
-  v1::SearchPapersRequest request;
-  request.set_query("graph-level");
-  request.set_page_size(100);
-  const v1::SearchPapersResponse response = Search(request);
-  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS_THEN_SOME);
-  ASSERT_EQ(response.full_match_count(), 1);
-  ASSERT_GE(response.results_size(), 3);
-  for (int i = 1; i < response.results_size(); ++i) {
-    const v1::SearchResult& result = response.results(i);
-    EXPECT_TRUE(result.partial_match()) << i;
-    ASSERT_GE(result.highlights_size(), 1) << result.paper().name();
-    for (const v1::TextSpan& span : result.highlights()) {
-      const std::string marked = result.paper().abstract().substr(
-          span.start_byte(), span.end_byte() - span.start_byte());
-      EXPECT_TRUE(absl::EqualsIgnoreCase(marked, "graph") ||
-                  absl::EqualsIgnoreCase(marked, "graphs") ||
-                  absl::EqualsIgnoreCase(marked, "level") ||
-                  absl::EqualsIgnoreCase(marked, "levels"))
-          << result.paper().name() << ": " << marked;
-    }
-  }
-  // A number alone is no part worth matching: "CIFAR-10" does not fill
-  // with papers writing "10".
-  const v1::SearchPapersResponse cifar = Search("CIFAR-10");
-  EXPECT_EQ(cifar.match_mode(), v1::MATCH_MODE_ALL_TERMS);
-  EXPECT_EQ(cifar.total_size(), 1);
-}
-
-TEST_F(SearchLanguageE2eTest, AWordSplitAtDigitsIsNotFilledWithItsParts) {
-  // "RS2": one paper; its parts ("rs", "2") are not partial matches.
-  const v1::SearchPapersResponse rs2 = Search("RS2");
-  ASSERT_GE(rs2.full_match_count(), 1);
-  EXPECT_EQ(rs2.total_size(), rs2.full_match_count());
-  EXPECT_EQ(rs2.match_mode(), v1::MATCH_MODE_ALL_TERMS);
-}
-
 TEST_F(SearchLanguageE2eTest, APastedAbstractIsReadAsWordsAndEchoedAsUtf8) {
   // 79 ASCII bytes, then "é" across byte 80; a stray quote makes it text.
   std::string query(78, 'x');
