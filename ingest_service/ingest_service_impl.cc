@@ -33,6 +33,19 @@ absl::Status IngestServiceImpl::Authorize(
   return options_.authenticator->Authorize(context, scope);
 }
 
+IngestServiceImpl::IngestServiceImpl(Ingester* ingester,
+                                     index::IndexWriter* writer,
+                                     const storage::Store* store,
+                                     IngestServiceOptions options)
+    : ingester_(ingester), writer_(writer), store_(store), options_(options) {
+  CheckRequests(1, "/paperdb.v1.IngestService/DeletePaper",
+                &IngestServiceImpl::DeletePaper, this);
+  CheckRequests(2, "/paperdb.v1.IngestService/DeleteSource",
+                &IngestServiceImpl::DeleteSource, this);
+  CheckRequests(3, "/paperdb.v1.IngestService/ListSources",
+                &IngestServiceImpl::ListSources, this);
+}
+
 grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(
     grpc::CallbackServerContext* context, grpc::ByteBuffer* response) {
   absl::Status refusal = Authorize(*context, rpc::Scope::kWrite);

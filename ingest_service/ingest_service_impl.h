@@ -16,6 +16,7 @@
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/request_check.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/v1/ingest_service.grpc.pb.h"
 
@@ -37,20 +38,19 @@ struct IngestServiceOptions {
 };
 
 // IngestFile is served through the callback API on raw bytes
-// (ingest_file_reactor.h); the other methods are synchronous.
+// (ingest_file_reactor.h); the other methods are synchronous, their
+// requests read by rpc::CheckedRequestTraits (INVALID_ARGUMENT naming the
+// field and byte of a malformed one).
 class IngestServiceImpl final
-    : public v1::IngestService::WithRawCallbackMethod_IngestFile<
-          v1::IngestService::Service> {
+    : public rpc::WithCheckedRequests<
+          v1::IngestService::WithRawCallbackMethod_IngestFile<
+              v1::IngestService::Service>> {
  public:
   // Every pointer must outlive the service; `store` is the primary that
   // `writer` writes and `ingester` commits through `writer`.
   IngestServiceImpl(Ingester* ingester, index::IndexWriter* writer,
                     const storage::Store* store,
-                    IngestServiceOptions options = {})
-      : ingester_(ingester),
-        writer_(writer),
-        store_(store),
-        options_(options) {}
+                    IngestServiceOptions options = {});
 
   // Reads the stream (first message names the file), then ingests the file.
   // Errors as documented in ingest_service.proto.

@@ -9,6 +9,21 @@ namespace paperdb::query {
 
 using rpc::ToGrpcStatus;
 
+QueryServiceImpl::QueryServiceImpl(const QueryEngine* engine,
+                                   QueryServiceOptions options)
+    : engine_(engine), options_(options) {
+  CheckRequests(0, "/paperdb.v1.QueryService/GetPaper",
+                &QueryServiceImpl::GetPaper, this);
+  CheckRequests(1, "/paperdb.v1.QueryService/BatchGetPapers",
+                &QueryServiceImpl::BatchGetPapers, this);
+  CheckRequests(2, "/paperdb.v1.QueryService/ListPapers",
+                &QueryServiceImpl::ListPapers, this);
+  CheckRequests(3, "/paperdb.v1.QueryService/SearchPapers",
+                &QueryServiceImpl::SearchPapers, this);
+  CheckRequests(4, "/paperdb.v1.QueryService/SimilarPapers",
+                &QueryServiceImpl::SimilarPapers, this);
+}
+
 absl::Status QueryServiceImpl::Admit(const grpc::ServerContext& context) const {
   if (options_.authenticator != nullptr) {
     PAPERDB_RETURN_IF_ERROR(

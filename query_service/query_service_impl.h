@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "paperdb/rpc/auth.h"
+#include "paperdb/rpc/request_check.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
 #include "query_service/query_engine.h"
 
@@ -25,13 +26,15 @@ struct QueryServiceOptions {
   absl::Duration max_search_time = absl::Seconds(10);
 };
 
-class QueryServiceImpl final : public v1::QueryService::Service {
+// Requests are read by rpc::CheckedRequestTraits: a malformed one is
+// INVALID_ARGUMENT naming the field and byte.
+class QueryServiceImpl final
+    : public rpc::WithCheckedRequests<v1::QueryService::Service> {
  public:
   // `engine` must outlive the service. Every handler first authorizes the
   // call (UNAUTHENTICATED or PERMISSION_DENIED).
   explicit QueryServiceImpl(const QueryEngine* engine,
-                            QueryServiceOptions options = {})
-      : engine_(engine), options_(options) {}
+                            QueryServiceOptions options = {});
 
   grpc::Status GetPaper(grpc::ServerContext* context,
                         const v1::GetPaperRequest* request,

@@ -6,6 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/generic/async_generic_service.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/resource_quota.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
@@ -13,6 +15,28 @@
 #include "paperdb/common/status_macros.h"
 
 namespace paperdb::rpc {
+
+namespace {
+
+// Answers a call to a method no registered service has.
+class UnknownMethods final : public grpc::CallbackGenericService {
+ public:
+  grpc::ServerGenericBidiReactor* CreateReactor(
+      grpc::GenericCallbackServerContext* context) override {
+    class Reactor final : public grpc::ServerGenericBidiReactor {
+     public:
+      explicit Reactor(const std::string& method) {
+        Finish(grpc::Status(
+            grpc::StatusCode::UNIMPLEMENTED,
+            absl::StrCat("method ", method, " is not served here")));
+      }
+      void OnDone() override { delete this; }
+    };
+    return new Reactor(context->method());
+  }
+};
+
+}  // namespace
 
 absl::StatusOr<StartedServer> StartServer(
     const ServerOptions& options, const std::vector<grpc::Service*>& services,
@@ -61,6 +85,11 @@ absl::StatusOr<StartedServer> StartServer(
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   for (grpc::Service* service : services) builder.RegisterService(service);
   builder.RegisterService(health);
+  // Methods no service serves: UNIMPLEMENTED naming the method. (Also what
+  // gRPC requires once rpc::WithCheckedRequests has replaced a generated
+  // handler: request_check.h.)
+  started.unknown_methods = std::make_unique<UnknownMethods>();
+  builder.RegisterCallbackGenericService(started.unknown_methods.get());
   started.server = builder.BuildAndStart();
   if (started.server == nullptr || started.port == 0) {
     return absl::UnavailableError(

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/server.h"
 #include "paperdb/rpc/health_service.h"
 #include "paperdb/rpc/metrics.h"
@@ -40,6 +41,9 @@ struct ServerOptions {
 
 // A started server and the port it listens on.
 struct StartedServer {
+  // Answers methods no service serves (UNIMPLEMENTED naming the method);
+  // declared first, so that it outlives `server`.
+  std::unique_ptr<grpc::CallbackGenericService> unknown_methods;
   std::unique_ptr<grpc::Server> server;
   int port = 0;
 };

@@ -73,6 +73,7 @@ class IngestServiceE2eTest : public ServiceFixture {
         server_options, {limited_service_.get(), limited_query_service_.get()},
         &limited_health_);
     ASSERT_TRUE(started.ok()) << started.status();
+    limited_unknown_methods_ = std::move(started->unknown_methods);
     limited_server_ = std::move(started->server);
     auto channel =
         grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
@@ -91,6 +92,7 @@ class IngestServiceE2eTest : public ServiceFixture {
   std::unique_ptr<query::QueryServiceImpl> limited_query_service_;
   std::unique_ptr<v1::QueryService::Stub> limited_query_;
   rpc::HealthService limited_health_;
+  std::unique_ptr<grpc::CallbackGenericService> limited_unknown_methods_;
   std::unique_ptr<grpc::Server> limited_server_;
   std::unique_ptr<v1::IngestService::Stub> limited_;
 };

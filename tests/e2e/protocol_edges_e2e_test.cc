@@ -1,10 +1,13 @@
 // The edges a gRPC client meets in daily use, over real gRPC on loopback
-// against the bundled ICLR 2024 lists: snippets that never cut a match.
+// against the bundled ICLR 2024 lists: snippets that never cut a match,
+// and requests a client malformed.
 
 #include <cctype>
+#include <future>
 #include <string>
 
 #include "gmock/gmock.h"
+#include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "tests/testing/service_fixture.h"
 
@@ -16,7 +19,74 @@ std::string Lower(std::string s) {
   return s;
 }
 
-class ProtocolEdgesE2eTest : public ServiceFixture {};
+class ProtocolEdgesE2eTest : public ServiceFixture {
+ protected:
+  // Calls `method` with `bytes` as the request, over the fixture's channel.
+  grpc::Status RawCall(const std::string& method, const std::string& bytes) {
+    grpc::GenericStub stub(channel_);
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    grpc::Slice slice(bytes);
+    const grpc::ByteBuffer request(&slice, 1);
+    grpc::ByteBuffer response;
+    std::promise<grpc::Status> done;
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
+                   [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    return done.get_future().get();
+  }
+};
+
+TEST_F(ProtocolEdgesE2eTest, InvalidUtf8InARequestIsInvalidArgument) {
+  // Field 1 (query, a string) holding the byte 0xFF.
+  const std::string bad_query(
+      "\x0a\x02"
+      "a\xff",
+      4);
+  const grpc::Status search =
+      RawCall("/paperdb.v1.QueryService/SearchPapers", bad_query);
+  EXPECT_EQ(search.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(search.error_message(),
+            "request is not a valid SearchPapersRequest: query (field 1) is "
+            "not valid UTF-8: byte 0xFF at byte 3 of the request");
+  const google::rpc::ErrorInfo info = ErrorInfoOf(search);
+  EXPECT_EQ(info.reason(), "MALFORMED_REQUEST");
+  EXPECT_EQ(info.metadata().at("byte"), "3");
+  // Field 2 of ListPapers is page_token; of DeleteSource, 1 is file_name.
+  const grpc::Status list = RawCall("/paperdb.v1.QueryService/ListPapers",
+                                    std::string("\x12\x01\xc3", 3));
+  EXPECT_EQ(list.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(list.error_message(), ::testing::HasSubstr("not valid UTF-8"));
+  const grpc::Status del = RawCall("/paperdb.v1.IngestService/DeleteSource",
+                                   std::string("\x0a\x01\x80", 3));
+  EXPECT_EQ(del.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(del.error_message(),
+              ::testing::HasSubstr("DeleteSourceRequest: file_name (field 1)"));
+  // The store is unharmed and the server still answers.
+  v1::SearchPapersRequest request;
+  request.set_query("forecasting");
+  EXPECT_GT(SearchOk(request).total_size(), 0);
+}
+
+TEST_F(ProtocolEdgesE2eTest, AnUnknownMethodIsUnimplementedByName) {
+  const grpc::Status status =
+      RawCall("/paperdb.v1.QueryService/SearchEverything", "");
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNIMPLEMENTED);
+  EXPECT_EQ(status.error_message(),
+            "method /paperdb.v1.QueryService/SearchEverything is not served "
+            "here");
+}
+
+TEST_F(ProtocolEdgesE2eTest, ATruncatedRequestIsInvalidArgument) {
+  // Field 1 says 10 bytes follow; 2 do.
+  const grpc::Status status =
+      RawCall("/paperdb.v1.QueryService/SearchPapers", std::string("\x0a\x0a"
+                                                                   "ab",
+                                                                   4));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(),
+            "request is not a valid SearchPapersRequest: query at byte 0 runs "
+            "past the end of the request (4 bytes): truncated?");
+}
 
 TEST_F(ProtocolEdgesE2eTest, ASnippetShorterThanThePhraseHoldsItWhole) {
   for (const int length : {1, 5, 12, 21}) {

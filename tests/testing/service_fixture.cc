@@ -35,6 +35,7 @@ void ServiceFixture::SetUp() {
   auto started = rpc::StartServer(
       options, {query_service_.get(), ingest_service_.get()}, &health_);
   ASSERT_TRUE(started.ok()) << started.status();
+  unknown_methods_ = std::move(started->unknown_methods);
   server_ = std::move(started->server);
   port_ = started->port;
   health_.SetServing("", true);

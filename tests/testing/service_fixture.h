@@ -67,6 +67,8 @@ class ServiceFixture : public StoreFixture {
   std::unique_ptr<query::QueryServiceImpl> query_service_;
   std::unique_ptr<ingest::IngestServiceImpl> ingest_service_;
   rpc::HealthService health_;
+  // Outlives server_ (rpc::StartedServer).
+  std::unique_ptr<grpc::CallbackGenericService> unknown_methods_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;  // Where server_ listens, on 127.0.0.1.
   std::shared_ptr<grpc::Channel> channel_;
