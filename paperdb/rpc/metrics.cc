@@ -112,10 +112,17 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
   // IsCancelled() may still be false here: "No payload" before the deadline
   // counts as CANCELLED. (A client that half-closes without sending a
   // request, which no gRPC library does, is counted CANCELLED too.)
+  // A handler that stopped because its call was cancelled returns
+  // CANCELLED; if the client's deadline had passed, that is what ended it.
   grpc::StatusCode CodeOf(const grpc::Status& status) const {
     const grpc::StatusCode code = status.error_code();
     const grpc::ServerContextBase* context = info_->server_context();
-    if (code != grpc::StatusCode::INTERNAL || context == nullptr) return code;
+    if (context == nullptr) return code;
+    if (code == grpc::StatusCode::CANCELLED &&
+        context->deadline() <= std::chrono::system_clock::now()) {
+      return grpc::StatusCode::DEADLINE_EXCEEDED;
+    }
+    if (code != grpc::StatusCode::INTERNAL) return code;
     if (context->deadline() <= std::chrono::system_clock::now()) {
       return grpc::StatusCode::DEADLINE_EXCEEDED;
     }

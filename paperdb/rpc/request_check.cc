@@ -161,11 +161,18 @@ absl::Status CheckRequestBytes(const Descriptor& type,
 
 grpc::Status ParseCheckedRequest(grpc_byte_buffer* request,
                                  google::protobuf::Message* message) {
+  // No payload: the client went away (or its deadline passed) before
+  // sending the request. gRPC's own handlers answer "No payload" too, which
+  // the metrics count as the client saw it (metrics.h).
+  if (request == nullptr) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, "No payload");
+  }
   grpc_byte_buffer_reader reader;
-  if (request == nullptr || !grpc_byte_buffer_reader_init(&reader, request)) {
+  if (!grpc_byte_buffer_reader_init(&reader, request)) {
     return ToGrpcStatus(WithReason(
         absl::InvalidArgumentError(absl::StrCat(
-            "the call carries no readable ", message->GetDescriptor()->name())),
+            "request is not a readable ", message->GetDescriptor()->name(),
+            " (compressed in a way this server cannot read?)")),
         "MALFORMED_REQUEST", {}));
   }
   grpc_slice slice = grpc_byte_buffer_reader_readall(&reader);

@@ -32,10 +32,11 @@ namespace paperdb::rpc {
 absl::Status CheckRequestBytes(const google::protobuf::Descriptor& type,
                                absl::string_view bytes);
 
-// Reads `request` (a call's payload, left to its owner; null if the call
-// carried none) into `message`: CheckRequestBytes(), then the parse. OK, or
-// INVALID_ARGUMENT with CheckRequestBytes()'s message and details, or
-// naming the type if the parse still fails.
+// Reads `request` (a call's payload, left to its owner) into `message`:
+// CheckRequestBytes(), then the parse. OK, or INVALID_ARGUMENT with
+// CheckRequestBytes()'s message and details, or naming the type if the
+// parse still fails; INTERNAL "No payload", as gRPC answers, if `request`
+// is null (the client left before sending it).
 grpc::Status ParseCheckedRequest(grpc_byte_buffer* request,
                                  google::protobuf::Message* message);
 
