@@ -7,12 +7,12 @@
 #include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/generic/async_generic_service.h"
-#include "grpcpp/generic/async_generic_service.h"
 #include "grpcpp/resource_quota.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server_builder.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/rpc/reflection_v1.h"
 
 namespace paperdb::rpc {
 
@@ -44,6 +44,7 @@ absl::StatusOr<StartedServer> StartServer(
   PAPERDB_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                            MakeServerCredentials(options.tls));
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  InitReflectionV1ServerBuilderPlugin();
   grpc::ServerBuilder builder;
   StartedServer started;
   builder.AddListeningPort(options.listen, credentials, &started.port);

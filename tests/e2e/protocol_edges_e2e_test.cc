@@ -7,6 +7,8 @@
 #include <string>
 
 #include "gmock/gmock.h"
+#include "google/protobuf/descriptor.pb.h"
+#include "grpc/reflection/v1/reflection.grpc.pb.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "gtest/gtest.h"
 #include "tests/testing/service_fixture.h"
@@ -115,6 +117,55 @@ TEST_F(ProtocolEdgesE2eTest, ASnippetShorterThanThePhraseHoldsItWhole) {
           << result.paper().id() << ": " << snippet.text();
     }
   }
+}
+
+TEST_F(ProtocolEdgesE2eTest, ReflectionV1ListsAndDescribesTheServices) {
+  namespace reflection = grpc::reflection::v1;
+  auto stub = reflection::ServerReflection::NewStub(channel_);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  auto stream = stub->ServerReflectionInfo(&context);
+
+  reflection::ServerReflectionRequest list;
+  list.set_list_services("");
+  ASSERT_TRUE(stream->Write(list));
+  reflection::ServerReflectionResponse listed;
+  ASSERT_TRUE(stream->Read(&listed));
+  std::vector<std::string> services;
+  for (const auto& service : listed.list_services_response().service()) {
+    services.push_back(service.name());
+  }
+  EXPECT_THAT(
+      services,
+      ::testing::IsSupersetOf(
+          {"paperdb.v1.QueryService", "paperdb.v1.IngestService",
+           "grpc.health.v1.Health", "grpc.reflection.v1.ServerReflection",
+           "grpc.reflection.v1alpha.ServerReflection"}));
+
+  reflection::ServerReflectionRequest symbol;
+  symbol.set_file_containing_symbol("paperdb.v1.QueryService.SearchPapers");
+  ASSERT_TRUE(stream->Write(symbol));
+  reflection::ServerReflectionResponse described;
+  ASSERT_TRUE(stream->Read(&described));
+  ASSERT_GE(described.file_descriptor_response().file_descriptor_proto_size(),
+            2);
+  google::protobuf::FileDescriptorProto file;
+  ASSERT_TRUE(file.ParseFromString(
+      described.file_descriptor_response().file_descriptor_proto(0)));
+  EXPECT_EQ(file.name(), "paperdb/v1/query_service.proto");
+  EXPECT_EQ(file.service(0).name(), "QueryService");
+
+  reflection::ServerReflectionRequest unknown;
+  unknown.set_file_containing_symbol("paperdb.v1.NoSuchThing");
+  ASSERT_TRUE(stream->Write(unknown));
+  reflection::ServerReflectionResponse missing;
+  ASSERT_TRUE(stream->Read(&missing));
+  EXPECT_EQ(missing.error_response().error_code(),
+            static_cast<int>(grpc::StatusCode::NOT_FOUND));
+  EXPECT_EQ(missing.error_response().error_message(),
+            "symbol paperdb.v1.NoSuchThing not found");
+  stream->WritesDone();
+  EXPECT_TRUE(stream->Finish().ok());
 }
 
 }  // namespace
