@@ -21,6 +21,11 @@ namespace paperdb::ingest {
 
 // Limits on what one file may hold. Each bounds memory: a file is held
 // whole while it is parsed and committed (it is stored atomically).
+// The largest max_abstract_bytes accepted (--max_abstract_bytes): one
+// paper, with its highlights and snippet, must fit a reply a default gRPC
+// client takes (query_service/reply_budget.h).
+inline constexpr size_t kMaxAbstractBytesLimit = 1 << 20;
+
 struct IngestOptions {
   // Largest file accepted, in bytes; a larger one is rejected whole. Peak
   // memory of an ingest is about 23 times the file (40 MiB: 917 MiB).

@@ -224,6 +224,8 @@ int main(int argc, char** argv) {
   }
   if (absl::GetFlag(FLAGS_batch_mib) < 1 ||
       absl::GetFlag(FLAGS_max_abstract_bytes) < 1 ||
+      absl::GetFlag(FLAGS_max_abstract_bytes) >
+          paperdb::ingest::kMaxAbstractBytesLimit ||
       absl::GetFlag(FLAGS_max_file_mib) < 1 ||
       absl::GetFlag(FLAGS_max_file_mib) > 4095 ||
       absl::GetFlag(FLAGS_max_paragraphs) < 1 ||
@@ -233,7 +235,8 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_max_message_mib) < 1 ||
       absl::GetFlag(FLAGS_max_message_mib) > 1024) {
     std::cerr << "ingest_service: --batch_mib, --max_file_mib (< 4096), "
-                 "--max_paragraphs, --max_abstract_bytes, --max_word_bytes, "
+                 "--max_paragraphs, --max_abstract_bytes (<= 1048576, what "
+                 "one search result can carry), --max_word_bytes, "
                  "--max_concurrent_ingests, --max_ingest_seconds and "
                  "--max_message_mib (<= 1024) must be >= 1\n";
     return 2;

@@ -23,35 +23,13 @@
 #include "paperdb/search/query_parser.h"
 #include "paperdb/search/searcher.h"
 #include "paperdb/search/semantic_query.h"
-#include "paperdb/search/similar_terms.h"
 #include "paperdb/text/utf8.h"
+#include "query_service/reply_budget.h"
+#include "query_service/request_limits.h"
 #include "query_service/search_response.h"
 #include "query_service/search_result_builder.h"
 
 namespace paperdb::query {
-namespace {
-
-constexpr int kDefaultSearchPageSize = 10;
-constexpr int kMaxSearchPageSize = 100;
-constexpr int kDefaultListPageSize = 50;
-constexpr int kMaxListPageSize = 1000;
-constexpr int kMaxBatchGet = 1000;
-constexpr int kDefaultSnippetCodePoints = 240;
-constexpr int kMaxSnippetCodePoints = 4000;
-
-// AIP-158: negative is an error, 0 means the default, above the maximum is
-// coerced to the maximum.
-absl::StatusOr<int> PageSize(int requested, int default_size, int max_size) {
-  if (requested < 0) {
-    return WithField(absl::InvalidArgumentError(absl::StrCat(
-                         "page_size must not be negative, got ", requested)),
-                     "page_size");
-  }
-  if (requested == 0) return default_size;
-  return std::min(requested, max_size);
-}
-
-}  // namespace
 
 absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
   if (name.size() > kMaxNameBytes) {
@@ -185,12 +163,22 @@ absl::Status QueryEngine::BatchGetPapers(
                      kMaxBatchGet, " allowed"));
   }
   absl::ReaderMutexLock lock(&mu_);
+  ReplyBudget budget(0);
   for (int i = 0; i < request.names_size(); ++i) {
     absl::StatusOr<v1::Paper> paper = GetPaperLocked(request.names(i));
     if (!paper.ok()) {
       return absl::Status(
           paper.status().code(),
           absl::StrCat("names[", i, "]: ", paper.status().message()));
+    }
+    if (!budget.Take(ElementBytes(*paper))) {
+      return WithField(
+          absl::InvalidArgumentError(absl::StrCat(
+              "names: the papers up to names[", i, "] hold more than ",
+              kMaxReplyBytes,
+              " bytes, what one reply carries (a default "
+              "gRPC client takes 4 MiB): ask for fewer at a time")),
+          "names");
     }
     *response->add_papers() = *std::move(paper);
   }
@@ -215,14 +203,18 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   PAPERDB_ASSIGN_OR_RETURN(auto records,
                            table_.List(static_cast<uint32_t>(start),
                                        static_cast<size_t>(page_size) + 1));
-  const bool more = records.size() > static_cast<size_t>(page_size);
-  if (more) {
-    response->set_next_page_token(
-        EncodePageToken("list", 0, records.back().first));
-    records.pop_back();
-  }
-  for (auto& [doc, record] : records) {
-    *response->add_papers() = std::move(*record.mutable_paper());
+  ReplyBudget budget(response->ByteSizeLong() + 64);  // 64: the token.
+  for (size_t i = 0; i < records.size(); ++i) {
+    const v1::Paper& paper = records[i].second.paper();
+    // The record past the page, or one that would not fit: the next page
+    // starts at it.
+    if (i == static_cast<size_t>(page_size) ||
+        (i > 0 && !budget.Take(ElementBytes(paper)))) {
+      response->set_next_page_token(
+          EncodePageToken("list", 0, records[i].first));
+      break;
+    }
+    *response->add_papers() = std::move(*records[i].second.mutable_paper());
   }
   return absl::OkStatus();
 }
@@ -231,8 +223,6 @@ namespace {
 
 constexpr int kDefaultFacetSize = 10;
 constexpr int kMaxFacetSize = 1000;
-constexpr size_t kMaxSimilarTextBytes = 65536;
-constexpr size_t kMaxSimilarTerms = 25;
 
 absl::StatusOr<search::SortOrder> ParseOrderBy(absl::string_view order_by) {
   std::string normalized;
@@ -449,6 +439,8 @@ absl::Status QueryEngine::SearchPapers(
   const bool more = hits.top.size() > offset + page_size;
   if (more) hits.top.resize(offset + page_size);
   const ResultTrimmer trimmer(request.read_mask());
+  ReplyBudget budget(response->ByteSizeLong() + 64);  // 64: the token.
+  bool cut = false;  // The page ends early: the next result did not fit.
   std::vector<uint32_t> page_docs;
   for (size_t i = offset; i < hits.top.size(); ++i) {
     page_docs.push_back(hits.top[i].doc);
@@ -488,105 +480,21 @@ absl::Status QueryEngine::SearchPapers(
       if (request.explain()) AddExplanation(terms, result);
     }
     trimmer.Trim(result);
-  }
-  if (more) {
-    response->set_next_page_token(
-        EncodePageToken("search", fingerprint, offset + page_size));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status QueryEngine::SimilarPapers(
-    const v1::SimilarPapersRequest& request,
-    v1::SimilarPapersResponse* response,
-    const search::CancelFn& cancelled) const {
-  PAPERDB_ASSIGN_OR_RETURN(const int page_size,
-                           PageSize(request.page_size(), kDefaultSearchPageSize,
-                                    kMaxSearchPageSize));
-  absl::ReaderMutexLock lock(&mu_);
-  std::string text;
-  std::optional<uint32_t> source_doc;
-  switch (request.source_case()) {
-    case v1::SimilarPapersRequest::kName: {
-      PAPERDB_ASSIGN_OR_RETURN(const std::string id,
-                               PaperIdFromName(request.name()));
-      PAPERDB_ASSIGN_OR_RETURN(source_doc, table_.FindDocId(id));
-      PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
-                               table_.Get(*source_doc));
-      text = record.paper().abstract();
-      break;
+    if (!budget.Take(ElementBytes(*result))) {
+      if (response->results_size() > 1) {
+        response->mutable_results()->RemoveLast();
+        cut = true;
+        break;
+      }
+      // One result alone past the budget: its highlights (every match in
+      // the abstract) are what does not fit.
+      result->clear_highlights();
+      budget.Take(ElementBytes(*result));
     }
-    case v1::SimilarPapersRequest::kText:
-      if (request.text().size() > kMaxSimilarTextBytes) {
-        return WithField(
-            absl::InvalidArgumentError(absl::StrCat(
-                "text of ", request.text().size(),
-                " bytes is longer than the limit of ", kMaxSimilarTextBytes)),
-            "text");
-      }
-      if (text::FindInvalidUtf8(request.text()).has_value()) {
-        return WithField(absl::InvalidArgumentError("text is not valid UTF-8"),
-                         "text");
-      }
-      if (text::StripUnicodeWhitespace(request.text()).empty()) {
-        return WithField(
-            absl::InvalidArgumentError(
-                "text is empty: give the text to find similar papers to"),
-            "text");
-      }
-      text = request.text();
-      break;
-    default:
-      return absl::InvalidArgumentError(
-          "set name (a paper to start from) or text");
   }
-  PAPERDB_ASSIGN_OR_RETURN(
-      const std::vector<search::SimilarTerm> terms,
-      search::SelectSimilarTerms(*store_, text, source_doc.has_value(),
-                                 kMaxSimilarTerms));
-  search::Query query;
-  query.root.kind = search::QueryNode::Kind::kAnd;
-  search::QueryNode any;
-  any.kind = search::QueryNode::Kind::kOr;
-  absl::flat_hash_map<std::string, const search::SimilarTerm*> by_term;
-  for (const search::SimilarTerm& term : terms) {
-    response->add_query_terms(term.word);
-    by_term[term.term] = &term;
-    search::QueryNode node;
-    node.terms.push_back(term.term);
-    any.children.push_back(std::move(node));
-  }
-  if (any.children.empty()) return absl::OkStatus();
-  query.root.children.push_back(std::move(any));
-  const search::Searcher searcher(store_.get(), StatsOrNull());
-  PAPERDB_ASSIGN_OR_RETURN(
-      const search::SearchHits hits,
-      searcher.Search(query, static_cast<size_t>(page_size) + 1, cancelled));
-  for (const search::ScoredDoc& hit : hits.top) {
-    if (source_doc == hit.doc) continue;
-    if (response->results_size() >= page_size) break;
-    PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
-                             table_.Get(hit.doc));
-    v1::SimilarPaper* similar = response->add_results();
-    *similar->mutable_paper() = std::move(*record.mutable_paper());
-    similar->set_score(hit.score);
-    PAPERDB_ASSIGN_OR_RETURN(
-        const std::vector<search::TermContribution> shared,
-        searcher.Explain(query, search::Searcher::MatchedAs::kAllTerms,
-                         hit.doc));
-    std::vector<const search::SimilarTerm*> shared_terms;
-    for (const search::TermContribution& c : shared) {
-      if (auto it = by_term.find(c.term); it != by_term.end()) {
-        shared_terms.push_back(it->second);
-      }
-    }
-    std::sort(shared_terms.begin(), shared_terms.end(),
-              [](const search::SimilarTerm* a, const search::SimilarTerm* b) {
-                return a->weight > b->weight;
-              });
-    for (const search::SimilarTerm* t : shared_terms) {
-      similar->add_shared_terms(t->word);
-    }
+  if (more || cut) {
+    response->set_next_page_token(EncodePageToken(
+        "search", fingerprint, offset + response->results_size()));
   }
   return absl::OkStatus();
 }

@@ -4,8 +4,10 @@
 
 #include <cctype>
 #include <future>
+#include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "grpc/reflection/v1/reflection.grpc.pb.h"
@@ -166,6 +168,83 @@ TEST_F(ProtocolEdgesE2eTest, ReflectionV1ListsAndDescribesTheServices) {
             "symbol paperdb.v1.NoSuchThing not found");
   stream->WritesDone();
   EXPECT_TRUE(stream->Finish().ok());
+}
+
+// 24 abstracts of about 217 KB each (5.2 MB in all), each naming itself
+// once ("bigpaper7") and "budgetword" 3,500 times.
+std::string BigAbstracts() {
+  std::string file = "ICLR 2024 paper list\n\n";
+  for (int i = 0; i < 24; ++i) {
+    absl::StrAppend(&file, "bigpaper", i, " opens an abstract.");
+    for (int k = 0; k < 3500; ++k) {
+      absl::StrAppend(&file, " budgetword fills the reply with sentences of",
+                      " plain words here");
+    }
+    file += "\n\n";
+  }
+  return file;
+}
+
+TEST_F(ProtocolEdgesE2eTest, RepliesStayUnderTheDefaultClientLimit) {
+  const auto ingested = Ingest("big.txt", BigAbstracts());
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  ASSERT_EQ(ingested->added(), 24) << ingested->DebugString();
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  constexpr size_t kBudget = (3 << 20) + (512 << 10);
+
+  // ListPapers with the largest page: pages end early, every paper once.
+  std::set<std::string> listed;
+  std::string token;
+  int pages = 0;
+  do {
+    v1::ListPapersRequest request;
+    request.set_page_size(1000);
+    request.set_page_token(token);
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListPapersResponse response;
+    ASSERT_TRUE(query_->ListPapers(&context, request, &response).ok());
+    EXPECT_LE(response.ByteSizeLong(), kBudget);
+    for (const v1::Paper& paper : response.papers()) {
+      EXPECT_TRUE(listed.insert(paper.id()).second) << paper.id();
+    }
+    token = response.next_page_token();
+    ++pages;
+  } while (!token.empty() && pages < 20);
+  EXPECT_EQ(listed.size(), 76u + 24u);
+  EXPECT_GE(pages, 2);
+
+  // SearchPapers, 30 to a page: the same.
+  std::set<std::string> found;
+  std::vector<std::string> names;
+  token.clear();
+  pages = 0;
+  do {
+    v1::SearchPapersRequest request;
+    request.set_query("budgetword");
+    request.set_page_size(30);
+    request.set_page_token(token);
+    const v1::SearchPapersResponse response = SearchOk(request);
+    EXPECT_LE(response.ByteSizeLong(), kBudget);
+    EXPECT_LT(response.results_size(), 24);
+    for (const v1::SearchResult& result : response.results()) {
+      EXPECT_TRUE(found.insert(result.paper().id()).second);
+      names.push_back(result.paper().name());
+    }
+    token = response.next_page_token();
+    ++pages;
+  } while (!token.empty() && pages < 20);
+  EXPECT_EQ(found.size(), 24u);
+
+  // BatchGetPapers of all 24: refused, naming the budget.
+  v1::BatchGetPapersRequest batch;
+  for (const std::string& name : names) batch.add_names(name);
+  grpc::ClientContext context;
+  SetDeadline(&context);
+  v1::BatchGetPapersResponse papers;
+  const grpc::Status status = query_->BatchGetPapers(&context, batch, &papers);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), ::testing::HasSubstr("3670016 bytes"));
 }
 
 }  // namespace

@@ -61,6 +61,15 @@ set -e
 grep -q 'no_such_dir: no such file or directory' <<<"$out" || fail "missing path message: $out"
 [[ ! -e "$WORK/fresh_db" ]] || fail "missing path left a store behind"
 
+# An abstract limit larger than one search result can carry is refused.
+set +e
+out=$("$INGEST" --db="$WORK/big_db" --max_abstract_bytes=1048577 "$SRC/data" 2>&1)
+status=$?
+set -e
+[[ $status -eq 2 ]] || fail "--max_abstract_bytes=1048577 exit status $status"
+grep -q -- '--max_abstract_bytes (<= 1048576' <<<"$out" || fail "limit message: $out"
+[[ ! -e "$WORK/big_db" ]] || fail "refused flags left a store behind"
+
 # Ctrl-C while the first file is still being read (a FIFO, written only
 # after the signal; the bundled files after it make this a bulk load, as
 # their bytes outnumber the new store's): nothing is committed, the stop is announced at once on
