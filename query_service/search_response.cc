@@ -21,6 +21,8 @@ v1::QueryRewrite::Kind RewriteKind(search::QueryRewrite::Kind kind) {
       return v1::QueryRewrite::KIND_STEM_MATCHES_ONLY;
     case search::QueryRewrite::Kind::kConcept:
       return v1::QueryRewrite::KIND_CONCEPT;
+    case search::QueryRewrite::Kind::kJoined:
+      return v1::QueryRewrite::KIND_JOINED_WORDS;
   }
   return v1::QueryRewrite::KIND_UNSPECIFIED;
 }

@@ -137,6 +137,7 @@ class Expander {
     // same concept in another part of speech ("predicting" for
     // "prediction") and count in full (docs/relevance.md).
     word_alone_ = ScoredUnits(query.root) == 1;
+    PAPERDB_RETURN_IF_ERROR(JoinAdjacentWords(&query.root));
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
@@ -262,6 +263,45 @@ class Expander {
     }
     rewrites_.push_back(std::move(rewrite));
     *node = OrNode(std::move(children), true, node->position, node->excluded);
+    return absl::OkStatus();
+  }
+
+  // Two adjacent words a paper writes as one ("ice former": "IceFormer",
+  // "Dream Clean": "DreamClean"), as Meilisearch concatenates consecutive
+  // query words: in the query's conjunction, two plain words (not excluded
+  // or quoted) whose joined form, folded and stemmed, some paper holds
+  // become one group: both words, or the joined one, the better scored
+  // (searcher.h's disjunction max). A kJoined rewrite says so.
+  absl::Status JoinAdjacentWords(QueryNode* root) {
+    if (root->kind != Kind::kAnd) return absl::OkStatus();
+    std::vector<QueryNode>& c = root->children;
+    auto plain = [](const QueryNode& n) {
+      return n.kind == Kind::kTerm && !n.excluded && !n.surface_only &&
+             !n.word.empty() && n.terms.size() == 1;
+    };
+    for (size_t k = 0; k + 1 < c.size(); ++k) {
+      if (!plain(c[k]) || !plain(c[k + 1])) continue;
+      const std::string joined = absl::StrCat(c[k].word, c[k + 1].word);
+      const std::vector<text::AnalyzedToken> tokens =
+          text::ThreadLocalAnalyzer().Analyze(joined);
+      if (tokens.size() != 1 || tokens[0].stopword) continue;
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(tokens[0].term));
+      if (df == 0) continue;
+      rewrites_.push_back(Rewrite(QueryRewrite::Kind::kJoined, c[k], c[k + 1],
+                                  joined,
+                                  {text::Analyzer::Fold(joined)}));
+      const uint32_t position = c[k].position;
+      QueryNode both;
+      both.kind = Kind::kAnd;
+      both.position = position;
+      both.children.push_back(std::move(c[k]));
+      both.children.push_back(std::move(c[k + 1]));
+      std::vector<QueryNode> alternatives;
+      alternatives.push_back(std::move(both));
+      alternatives.push_back(TermNode(tokens[0].term, position));
+      c[k] = OrNode(std::move(alternatives), true, position, false);
+      c.erase(c.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    }
     return absl::OkStatus();
   }
 

@@ -48,7 +48,9 @@ struct QueryRewrite {
   // ranked lower; kStemOnly: no paper holds the typed word, every match
   // holds another word of its stem. Replacements: those other words.
   // kConcept: words that name a concept of the thesaurus also match the
-  // concept's other terms (paperdb/search/semantic_query.h).
+  // concept's other terms (paperdb/search/semantic_query.h). kJoined: two
+  // adjacent words also match as the one word a paper writes (replacement:
+  // that word, folded).
   enum class Kind {
     kSpelling,
     kAcronym,
@@ -56,7 +58,8 @@ struct QueryRewrite {
     kDropped,
     kStem,
     kStemOnly,
-    kConcept
+    kConcept,
+    kJoined
   };
   Kind kind = Kind::kSpelling;
   // The word, phrase, prefix or run of words as typed (Query::text from

@@ -125,6 +125,25 @@ TEST_F(NaturalLanguageE2eTest, ANumberAloneFromAHyphenatedWordIsNoMatch) {
   EXPECT_THAT(Ids(response), ElementsAre("iclr2024-0ec1b279a7b0833e"));
 }
 
+TEST_F(NaturalLanguageE2eTest, AdjacentWordsMatchTheOneWordPapersWrite) {
+  // Papers write "DreamClean" and "IceFormer"; people type two words.
+  const v1::SearchPapersResponse dream = Search("Dream Clean");
+  ASSERT_GE(dream.results_size(), 1);
+  EXPECT_EQ(dream.results(0).paper().id(), "iclr2024-61db24a660ba2050");
+  ASSERT_GE(dream.rewrites_size(), 1);
+  EXPECT_EQ(dream.rewrites(0).kind(), v1::QueryRewrite::KIND_JOINED_WORDS);
+  EXPECT_EQ(dream.rewrites(0).original(), "Dream Clean");
+  EXPECT_THAT(dream.rewrites(0).replacements(), ElementsAre("dreamclean"));
+  const v1::SearchPapersResponse ice = Search("ice former");
+  ASSERT_GE(ice.results_size(), 1);
+  EXPECT_EQ(ice.results(0).paper().id(), "iclr2024-e346e31e6f3135a0");
+  // Words no paper writes joined stay two words.
+  const v1::SearchPapersResponse two = Search("graph rewiring");
+  for (const v1::QueryRewrite& rewrite : two.rewrites()) {
+    EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_JOINED_WORDS);
+  }
+}
+
 TEST_F(NaturalLanguageE2eTest, RealWordsBesideOthersAreNotCorrected) {
   // "rewording" is in no abstract, and one edit from the stems of
   // "reward" and "records": beside other words it stays as typed.
