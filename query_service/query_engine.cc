@@ -305,7 +305,7 @@ absl::Status QueryEngine::SearchPapers(
   // SEMANTIC_MODE_ONLY searches the concepts the query names, alone.
   const bool concepts_only = semantic == v1::SEMANTIC_MODE_ONLY;
   search::ConceptQuery concepts;
-  if (concepts_only) concepts = search::ConceptQueryOf(parsed);
+  if (concepts_only) concepts = search::ConceptQueryOf(parsed, all_terms);
   // What a page token is bound to, each part length-prefixed so that no
   // two requests share it (a hostile test found "neural" ordered by "year"
   // taking the token of "neuralyear").
@@ -401,7 +401,7 @@ absl::Status QueryEngine::SearchPapers(
                            : some           ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
                                             : v1::MATCH_MODE_ALL_TERMS);
   response->set_full_match_count(static_cast<int64_t>(
-      hits.any_terms || concepts_only ? 0 : hits.full_total));
+      hits.any_terms || (concepts_only && !all_terms) ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
   for (const std::string& field : request.facet_fields()) {
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
@@ -464,7 +464,7 @@ absl::Status QueryEngine::SearchPapers(
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
     // The any-term fallback has no full match: every result is partial.
-    result->set_partial_match(hits.any_terms || concepts_only ||
+    result->set_partial_match(hits.any_terms || (concepts_only && !all_terms) ||
                               i >= hits.full_matches);
     if (request.explain() || !concepts.concept_ids.empty()) {
       PAPERDB_ASSIGN_OR_RETURN(

@@ -130,7 +130,7 @@ void AddUnits(uint32_t concept_index, std::vector<MatchUnit>* units) {
 
 }  // namespace
 
-ConceptQuery ConceptQueryOf(const Query& parsed) {
+ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all) {
   ConceptQuery out;
   out.query.root.kind = Kind::kAnd;
   // The query's filters and exclusions still apply.
@@ -157,6 +157,10 @@ ConceptQuery ConceptQueryOf(const Query& parsed) {
   }
   if (any.children.empty()) {
     out.query.root.children.clear();  // No concept: nothing matches.
+  } else if (require_all) {
+    for (QueryNode& term : any.children) {
+      out.query.root.children.push_back(std::move(term));
+    }
   } else if (any.children.size() == 1) {
     // One concept: its term alone (its total is its document frequency).
     out.query.root.children.push_back(std::move(any.children[0]));

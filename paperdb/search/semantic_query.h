@@ -42,8 +42,9 @@ struct ConceptQuery {
 
 // The concepts of ConceptLexicon::Default() named by `parsed` (a parsed
 // query, before expansion): in runs of its words and phrases that are not
-// excluded (an OR, a filter or an exclusion ends a run).
-ConceptQuery ConceptQueryOf(const Query& parsed);
+// excluded (an OR, a filter or an exclusion ends a run). Papers match any
+// of them, or, with `require_all` (MATCHING_STRATEGY_ALL), every one.
+ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all = false);
 
 // Adds the concepts named by runs of plain words (kTerm children, not
 // excluded) of `query`'s top conjunction, a parsed query before expansion,

@@ -184,5 +184,22 @@ TEST_F(SemanticE2eTest, PapersHoldingTheWordsAreSaidToMatchByWords) {
   EXPECT_THAT(outscored, ElementsAre("theorem", "prove"));
 }
 
+TEST_F(SemanticE2eTest, OnlyConceptsWithMatchingAllRequiresEveryConcept) {
+  v1::SearchPapersRequest request;
+  request.set_query("watermark LLM");
+  request.set_semantic(v1::SEMANTIC_MODE_ONLY);
+  request.set_matching_strategy(v1::MATCHING_STRATEGY_ALL);
+  const v1::SearchPapersResponse response = SearchOk(request);
+  // The two watermarking papers, both about LLMs: full matches.
+  EXPECT_THAT(Ids(response),
+              ::testing::UnorderedElementsAre("iclr2024-9c9b8787f09878fd",
+                                              "iclr2024-9e485505be9b3f16"));
+  EXPECT_EQ(response.total_size(), 2);
+  EXPECT_EQ(response.full_match_count(), 2);
+  for (const v1::SearchResult& result : response.results()) {
+    EXPECT_FALSE(result.partial_match());
+  }
+}
+
 }  // namespace
 }  // namespace paperdb::testing
