@@ -169,6 +169,7 @@ grpc::Status ParseCheckedRequest(grpc_byte_buffer* request,
   }
   grpc_byte_buffer_reader reader;
   if (!grpc_byte_buffer_reader_init(&reader, request)) {
+    grpc_byte_buffer_destroy(request);
     return ToGrpcStatus(WithReason(
         absl::InvalidArgumentError(absl::StrCat(
             "request is not a readable ", message->GetDescriptor()->name(),
@@ -177,6 +178,8 @@ grpc::Status ParseCheckedRequest(grpc_byte_buffer* request,
   }
   grpc_slice slice = grpc_byte_buffer_reader_readall(&reader);
   grpc_byte_buffer_reader_destroy(&reader);
+  grpc_byte_buffer_destroy(request);  // Ours to free, as gRPC's own do.
+  request = nullptr;
   const std::string bytes(
       reinterpret_cast<const char*>(GRPC_SLICE_START_PTR(slice)),
       GRPC_SLICE_LENGTH(slice));

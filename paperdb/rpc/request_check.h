@@ -32,7 +32,8 @@ namespace paperdb::rpc {
 absl::Status CheckRequestBytes(const google::protobuf::Descriptor& type,
                                absl::string_view bytes);
 
-// Reads `request` (a call's payload, left to its owner) into `message`:
+// Reads `request` (a call's payload, which it frees, as gRPC's own
+// deserializers do) into `message`:
 // CheckRequestBytes(), then the parse. OK, or INVALID_ARGUMENT with
 // CheckRequestBytes()'s message and details, or naming the type if the
 // parse still fails; INTERNAL "No payload", as gRPC answers, if `request`

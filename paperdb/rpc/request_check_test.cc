@@ -20,9 +20,7 @@ grpc::Status Parse(const std::string& bytes,
   grpc_slice slice = grpc_slice_from_copied_buffer(bytes.data(), bytes.size());
   grpc_byte_buffer* buffer = grpc_raw_byte_buffer_create(&slice, 1);
   grpc_slice_unref(slice);
-  const grpc::Status status = ParseCheckedRequest(buffer, message);
-  grpc_byte_buffer_destroy(buffer);
-  return status;
+  return ParseCheckedRequest(buffer, message);  // Frees `buffer`.
 }
 
 TEST(RequestCheckTest, AWellFormedRequestParses) {

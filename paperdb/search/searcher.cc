@@ -1079,8 +1079,14 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
   // at most once.
   absl::flat_hash_set<std::string> counted;
   for (const QueryNode& child : root.children) {
-    if (child.kind == Kind::kTerm && !child.excluded) {
-      counted.insert(child.terms[0]);
+    if (child.excluded) continue;
+    if (child.kind == Kind::kTerm) counted.insert(child.terms[0]);
+    // The words of a group with their acronym or concept count too.
+    if (child.kind == Kind::kOr && child.dismax && !child.children.empty() &&
+        child.children[0].kind == Kind::kAnd) {
+      for (const QueryNode& word : child.children[0].children) {
+        if (word.kind == Kind::kTerm) counted.insert(word.terms[0]);
+      }
     }
   }
   for (const QueryNode& child : root.children) {
@@ -1098,8 +1104,8 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
       units += group.children[0].children.size();
       ++groups;
       any.children.push_back(std::move(group));
-    } else if (child.kind == Kind::kOr && child.dismax &&
-               !child.expansion && !child.children.empty() &&
+    } else if (child.kind == Kind::kOr && child.dismax && !child.expansion &&
+               !child.children.empty() &&
                child.children[0].kind == Kind::kPhrase &&
                (absl::StrContains(child.word, '-') ||
                 absl::StrContains(child.word, "\xE2\x80\x90") ||
@@ -1111,8 +1117,11 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
       for (const std::string& part : child.children[0].terms) {
         // A stopword, a single character or a number alone says nothing
         // ("CIFAR-10": not "10"); a word the query has already counts.
+        // A function or request word alone says nothing either ("how-to"),
+        // nor does a number without letters ("GPT-1.0": not "1.0").
         if (part.size() < 2 || text::IsStopword(part) ||
-            std::all_of(part.begin(), part.end(), absl::ascii_isdigit) ||
+            text::IsFunctionWord(part) || text::IsRequestWord(part) ||
+            std::none_of(part.begin(), part.end(), absl::ascii_isalpha) ||
             !counted.insert(part).second) {
           continue;
         }
@@ -1186,8 +1195,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   if (relevance) first.top_k = std::max(first.top_k, kFillBelow);
   PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, first));
   QueryNode any;
-  if (hits.total >= kFillBelow ||
-      !AnyTermsQuery(root, &any) ||
+  if (hits.total >= kFillBelow || !AnyTermsQuery(root, &any) ||
       (hits.total > 0 && !relevance)) {
     if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
     hits.full_matches = hits.top.size();
@@ -1237,8 +1245,7 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
 
 QueryNode Searcher::MatchedQuery(const Query& query, MatchedAs as) {
   QueryNode any;
-  if (as != MatchedAs::kAllTerms &&
-      AnyTermsQuery(query.root, &any)) {
+  if (as != MatchedAs::kAllTerms && AnyTermsQuery(query.root, &any)) {
     return any;
   }
   return query.root;

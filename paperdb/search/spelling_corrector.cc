@@ -9,6 +9,7 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
+#include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
 #include "unicode/utf8.h"
 
@@ -99,7 +100,11 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     }
     const std::u32string key = Decode(it->key());
     if (key.size() > word.size() + max_distance) continue;
-    uint32_t d = EditDistance(stem, key, max_distance);
+    // A stopword, or a term of under 4 letters, is no correction of a word
+    // of 5 or more ("agnes": not "an", "boeing": not "box").
+    if (key.size() < 4 || text::IsStopword(it->key())) continue;
+    uint32_t d = stem.size() < 4 ? max_distance + 1
+                                 : EditDistance(stem, key, max_distance);
     if (d > 0) d = std::min(d, InflectedDistance(word, key, max_distance));
     if (d == 0 || d > max_distance) continue;
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,

@@ -1,9 +1,11 @@
 #include "paperdb/text/english_words.h"
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 
 #include "absl/container/flat_hash_set.h"
+#include "paperdb/text/analyzer.h"
 
 namespace paperdb::text {
 namespace internal {
@@ -13,14 +15,17 @@ extern const char kEnglishWords[];
 
 namespace {
 
-const absl::flat_hash_set<std::string_view>& Words() {
+const absl::flat_hash_set<std::string>& Words() {
   static const auto* const words = [] {
-    auto* set = new absl::flat_hash_set<std::string_view>();
+    // Folded as query words are: "Turing" is "turing".
+    auto* set = new absl::flat_hash_set<std::string>();
     set->reserve(70000);
     std::string_view rest = internal::kEnglishWords;
     while (!rest.empty()) {
       const size_t end = std::min(rest.find('\n'), rest.size());
-      if (end > 0) set->insert(rest.substr(0, end));
+      if (end > 0) {
+        set->insert(Analyzer::Fold(absl::string_view(rest.data(), end)));
+      }
       rest.remove_prefix(std::min(end + 1, rest.size()));
     }
     return set;
@@ -38,7 +43,11 @@ bool IsEnglishWord(std::string_view folded) {
       break;
     }
   }
-  return Words().contains(folded);
+  const absl::string_view word(folded.data(), folded.size());
+  if (Words().contains(word)) return true;
+  // A plural the list lacks ("rewordings").
+  return word.size() > 3 && word.back() == 's' &&
+         Words().contains(word.substr(0, word.size() - 1));
 }
 
 }  // namespace paperdb::text

@@ -144,6 +144,33 @@ TEST_F(NaturalLanguageE2eTest, AdjacentWordsMatchTheOneWordPapersWrite) {
   }
 }
 
+TEST_F(NaturalLanguageE2eTest, HyphenatedPartsOfNoContentMatchNothingAlone) {
+  // "how" (a function word) and "1.0" (a number) are parts of hyphenated
+  // words; no result is matched by them alone.
+  for (const std::string query :
+       {"how-to guide for watermarking", "GPT-1.0 watermarking"}) {
+    const v1::SearchPapersResponse response = Search(query);
+    ASSERT_GT(response.results_size(), 0) << query;
+    for (const v1::SearchResult& result : response.results()) {
+      bool content = false;
+      for (const auto& term : result.explanation()) {
+        content |= term.score() > 0 && term.term() != "how" &&
+                   term.term() != "1.0" && term.term() != "to";
+      }
+      EXPECT_TRUE(content) << query << ": " << result.paper().id();
+    }
+  }
+}
+
+TEST_F(NaturalLanguageE2eTest, NamesAreNotCorrectedEither) {
+  // "Turing" and "Texas" are on the word list (names folded in): not
+  // "tuning" and "text".
+  EXPECT_THAT(CorrectionsOf(Search("Turing machines"), "Turing"),
+              ::testing::IsEmpty());
+  EXPECT_THAT(CorrectionsOf(Search("Texas forecasting"), "Texas"),
+              ::testing::IsEmpty());
+}
+
 TEST_F(NaturalLanguageE2eTest, RealWordsBesideOthersAreNotCorrected) {
   // "rewording" is in no abstract, and one edit from the stems of
   // "reward" and "records": beside other words it stays as typed.
