@@ -288,8 +288,7 @@ class Expander {
       PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(tokens[0].term));
       if (df == 0) continue;
       rewrites_.push_back(Rewrite(QueryRewrite::Kind::kJoined, c[k], c[k + 1],
-                                  joined,
-                                  {text::Analyzer::Fold(joined)}));
+                                  joined, {text::Analyzer::Fold(joined)}));
       const uint32_t position = c[k].position;
       QueryNode both;
       both.kind = Kind::kAnd;

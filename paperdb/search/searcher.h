@@ -134,7 +134,8 @@ class Searcher {
   // partial one (kSomeTerms) or the any-term fallback (kAnyTerms), the
   // disjunction of its words and phrases that ranked it (a hyphenated
   // word's parts counted one by one, function words only when the query
-  // has nothing else), with its filters and exclusions. What Explain() scores, and what highlights should show.
+  // has nothing else), with its filters and exclusions. What Explain() scores,
+  // and what highlights should show.
   static QueryNode MatchedQuery(const Query& query, MatchedAs as);
 
   // The BM25 contribution of each query term to `doc`'s score, as it was

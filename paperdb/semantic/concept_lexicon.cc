@@ -101,8 +101,8 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       if (std::all_of(folded.begin(), folded.end(), [](const std::string& w) {
             return text::IsFunctionWord(w);
           })) {
-        return error(absl::StrCat("term '", term,
-                                  "' has no words but function words"));
+        return error(
+            absl::StrCat("term '", term, "' has no words but function words"));
       }
       if (words.size() > kMaxConceptTermWords) {
         return error(absl::StrCat("term '", term, "' has more than ",
