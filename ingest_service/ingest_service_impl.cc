@@ -38,12 +38,18 @@ IngestServiceImpl::IngestServiceImpl(Ingester* ingester,
                                      const storage::Store* store,
                                      IngestServiceOptions options)
     : ingester_(ingester), writer_(writer), store_(store), options_(options) {
-  CheckRequests(1, "/paperdb.v1.IngestService/DeletePaper",
-                &IngestServiceImpl::DeletePaper, this);
-  CheckRequests(2, "/paperdb.v1.IngestService/DeleteSource",
-                &IngestServiceImpl::DeleteSource, this);
-  CheckRequests(3, "/paperdb.v1.IngestService/ListSources",
-                &IngestServiceImpl::ListSources, this);
+  CheckRequests<v1::DeletePaperRequest, v1::DeletePaperResponse>(
+      1, "/paperdb.v1.IngestService/DeletePaper",
+      [this](grpc::ServerContext* c, const v1::DeletePaperRequest* r,
+             v1::DeletePaperResponse* p) { return DeletePaper(c, r, p); });
+  CheckRequests<v1::DeleteSourceRequest, v1::DeleteSourceResponse>(
+      2, "/paperdb.v1.IngestService/DeleteSource",
+      [this](grpc::ServerContext* c, const v1::DeleteSourceRequest* r,
+             v1::DeleteSourceResponse* p) { return DeleteSource(c, r, p); });
+  CheckRequests<v1::ListSourcesRequest, v1::ListSourcesResponse>(
+      3, "/paperdb.v1.IngestService/ListSources",
+      [this](grpc::ServerContext* c, const v1::ListSourcesRequest* r,
+             v1::ListSourcesResponse* p) { return ListSources(c, r, p); });
 }
 
 grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(

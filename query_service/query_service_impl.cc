@@ -12,16 +12,28 @@ using rpc::ToGrpcStatus;
 QueryServiceImpl::QueryServiceImpl(const QueryEngine* engine,
                                    QueryServiceOptions options)
     : engine_(engine), options_(options) {
-  CheckRequests(0, "/paperdb.v1.QueryService/GetPaper",
-                &QueryServiceImpl::GetPaper, this);
-  CheckRequests(1, "/paperdb.v1.QueryService/BatchGetPapers",
-                &QueryServiceImpl::BatchGetPapers, this);
-  CheckRequests(2, "/paperdb.v1.QueryService/ListPapers",
-                &QueryServiceImpl::ListPapers, this);
-  CheckRequests(3, "/paperdb.v1.QueryService/SearchPapers",
-                &QueryServiceImpl::SearchPapers, this);
-  CheckRequests(4, "/paperdb.v1.QueryService/SimilarPapers",
-                &QueryServiceImpl::SimilarPapers, this);
+  CheckRequests<v1::GetPaperRequest, v1::Paper>(
+      0, "/paperdb.v1.QueryService/GetPaper",
+      [this](grpc::ServerContext* c, const v1::GetPaperRequest* r,
+             v1::Paper* p) { return GetPaper(c, r, p); });
+  CheckRequests<v1::BatchGetPapersRequest, v1::BatchGetPapersResponse>(
+      1, "/paperdb.v1.QueryService/BatchGetPapers",
+      [this](grpc::ServerContext* c, const v1::BatchGetPapersRequest* r,
+             v1::BatchGetPapersResponse* p) {
+        return BatchGetPapers(c, r, p);
+      });
+  CheckRequests<v1::ListPapersRequest, v1::ListPapersResponse>(
+      2, "/paperdb.v1.QueryService/ListPapers",
+      [this](grpc::ServerContext* c, const v1::ListPapersRequest* r,
+             v1::ListPapersResponse* p) { return ListPapers(c, r, p); });
+  CheckRequests<v1::SearchPapersRequest, v1::SearchPapersResponse>(
+      3, "/paperdb.v1.QueryService/SearchPapers",
+      [this](grpc::ServerContext* c, const v1::SearchPapersRequest* r,
+             v1::SearchPapersResponse* p) { return SearchPapers(c, r, p); });
+  CheckRequests<v1::SimilarPapersRequest, v1::SimilarPapersResponse>(
+      4, "/paperdb.v1.QueryService/SimilarPapers",
+      [this](grpc::ServerContext* c, const v1::SimilarPapersRequest* r,
+             v1::SimilarPapersResponse* p) { return SimilarPapers(c, r, p); });
 }
 
 absl::Status QueryServiceImpl::Admit(const grpc::ServerContext& context) const {

@@ -9,7 +9,9 @@
 #ifndef PAPERDB_RPC_REQUEST_CHECK_H_
 #define PAPERDB_RPC_REQUEST_CHECK_H_
 
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -45,13 +47,12 @@ grpc::Status ParseCheckedRequest(grpc_byte_buffer* request,
 // ParseCheckedRequest(). A malformed request is answered with that status,
 // details included, without calling the method (gRPC's own handlers drop
 // the details of a deserialization status).
-template <class Impl, class Request, class Response>
+template <class Request, class Response>
 class CheckedUnaryHandler final : public grpc::internal::MethodHandler {
  public:
-  using Method = grpc::Status (Impl::*)(grpc::ServerContext*, const Request*,
-                                        Response*);
-  CheckedUnaryHandler(Method method, Impl* impl)
-      : method_(method), impl_(impl) {}
+  using Method = std::function<grpc::Status(grpc::ServerContext*,
+                                            const Request*, Response*)>;
+  explicit CheckedUnaryHandler(Method method) : method_(std::move(method)) {}
 
   void RunHandler(const HandlerParameter& param) final {
     auto* parsed = static_cast<Parsed*>(param.request);
@@ -59,11 +60,9 @@ class CheckedUnaryHandler final : public grpc::internal::MethodHandler {
     grpc::Status status = param.status;
     if (status.ok() && parsed != nullptr) status = parsed->status;
     if (status.ok() && parsed != nullptr) {
-      status = grpc::internal::CatchingFunctionHandler([&] {
-        return (impl_->*method_)(
-            static_cast<grpc::ServerContext*>(param.server_context),
-            &parsed->request, &response);
-      });
+      auto* context = static_cast<grpc::ServerContext*>(param.server_context);
+      status = grpc::internal::CatchingFunctionHandler(
+          [&] { return method_(context, &parsed->request, &response); });
     }
     if (parsed != nullptr) parsed->~Parsed();
     grpc::internal::UnaryRunHandlerHelper(param, &response, status);
@@ -84,7 +83,6 @@ class CheckedUnaryHandler final : public grpc::internal::MethodHandler {
     grpc::Status status;
   };
   const Method method_;
-  Impl* const impl_;
 };
 
 // A generated gRPC service class `Base` whose unary methods read their
@@ -100,16 +98,15 @@ class WithCheckedRequests : public Base {
  protected:
   // Method `index` of the service (in .proto order), full name `name`
   // (a string literal: "/paperdb.v1.QueryService/SearchPapers"), served by
-  // `method` of `impl`.
-  template <class Impl, class Request, class Response>
-  void CheckRequests(int index, const char* name,
-                     grpc::Status (Impl::*method)(grpc::ServerContext*,
-                                                  const Request*, Response*),
-                     Impl* impl) {
+  // `method`.
+  template <class Request, class Response>
+  void CheckRequests(
+      int index, const char* name,
+      typename CheckedUnaryHandler<Request, Response>::Method method) {
     this->MarkMethodGeneric(index);
     this->AddMethod(new grpc::internal::RpcServiceMethod(
         name, grpc::internal::RpcMethod::NORMAL_RPC,
-        new CheckedUnaryHandler<Impl, Request, Response>(method, impl)));
+        new CheckedUnaryHandler<Request, Response>(std::move(method))));
   }
 };
 
