@@ -106,14 +106,15 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
  private:
   // The call's code as its client saw it. A call whose deadline passed, or
   // whose client cancelled it, before its request arrived is answered by
-  // gRPC's sync server with INTERNAL "No payload" (proto_utils.h) without
-  // running the handler; the client has its own DEADLINE_EXCEEDED or
-  // CANCELLED. The server learns of the cancellation on another thread, so
-  // IsCancelled() may still be false here: "No payload" before the deadline
-  // counts as CANCELLED. (A client that half-closes without sending a
-  // request, which no gRPC library does, is counted CANCELLED too.)
-  // A handler that stopped because its call was cancelled returns
-  // CANCELLED; if the client's deadline had passed, that is what ended it.
+  // gRPC's sync server with INTERNAL "No payload" or "Couldn't initialize
+  // byte buffer reader" (proto_utils.h) without running the handler; the
+  // client has its own DEADLINE_EXCEEDED or CANCELLED. The server learns of
+  // the cancellation on another thread, so IsCancelled() may still be false
+  // here: those messages before the deadline count as CANCELLED. (A client that
+  // half-closes without sending a request, which no gRPC library does, is
+  // counted CANCELLED too.) A handler that stopped because its call was
+  // cancelled returns CANCELLED; if the client's deadline had passed, that is
+  // what ended it.
   grpc::StatusCode CodeOf(const grpc::Status& status) const {
     const grpc::StatusCode code = status.error_code();
     const grpc::ServerContextBase* context = info_->server_context();
@@ -126,7 +127,9 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
     if (context->deadline() <= std::chrono::system_clock::now()) {
       return grpc::StatusCode::DEADLINE_EXCEEDED;
     }
-    if (status.error_message() == "No payload" || context->IsCancelled()) {
+    if (status.error_message() == "No payload" ||
+        status.error_message() == "Couldn't initialize byte buffer reader" ||
+        context->IsCancelled()) {
       return grpc::StatusCode::CANCELLED;
     }
     return code;
