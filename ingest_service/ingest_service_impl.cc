@@ -14,6 +14,7 @@
 #include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
+#include "paperdb/rpc/list_page_state.h"
 #include "paperdb/storage/paper_table.h"
 
 namespace paperdb::ingest {
@@ -121,25 +122,44 @@ grpc::Status IngestServiceImpl::ListSources(
   }
   const size_t page_size =
       request->page_size() == 0 ? 50 : std::min(request->page_size(), 1000);
-  uint64_t skip = 0;
+  // A keyset cursor: the file name the next page starts after.
+  storage::v1::ListPageState state;
   if (!request->page_token().empty()) {
-    absl::StatusOr<uint64_t> position =
-        DecodePageToken(request->page_token(), "sources", 0);
-    if (!position.ok()) return rpc::ToGrpcStatus(position.status());
-    skip = *position;
+    absl::StatusOr<PageCursor> cursor =
+        DecodePageCursor(request->page_token(), "sources", 0);
+    if (!cursor.ok()) return rpc::ToGrpcStatus(cursor.status());
+    absl::StatusOr<storage::v1::ListPageState> decoded =
+        rpc::DecodeListPageState(cursor->state);
+    if (!decoded.ok()) return rpc::ToGrpcStatus(decoded.status());
+    if (decoded->after_name().empty()) {
+      return rpc::ToGrpcStatus(absl::InvalidArgumentError(
+          "page_token: not a token issued by this service (no cursor); start "
+          "again from the first page"));
+    }
+    state = *std::move(decoded);
   }
   size_t total = 0;
   storage::PaperTable table(store_);
+  // One more than the page: whether a next page exists.
   absl::StatusOr<std::vector<v1::SourceFile>> sources =
-      table.ListSources(skip, page_size, &total);
+      table.ListSources(state.after_name(), page_size + 1, &total);
   if (!sources.ok()) return rpc::ToGrpcStatus(sources.status());
+  const bool more = sources->size() > page_size;
+  if (more) sources->pop_back();
   for (v1::SourceFile& source : *sources) {
     *response->add_sources() = std::move(source);
   }
   response->set_total_size(static_cast<int64_t>(total));
-  if (skip + sources->size() < total) {
-    response->set_next_page_token(
-        EncodePageToken("sources", 0, skip + sources->size()));
+  if (request->page_token().empty()) {
+    state.set_first_total_size(response->total_size());
+  } else {
+    response->set_total_size_changed(state.first_total_size() !=
+                                     response->total_size());
+  }
+  if (more) {
+    state.set_after_name(response->sources().rbegin()->file_name());
+    response->set_next_page_token(EncodePageToken(
+        "sources", 0, PageCursor{0, state.SerializeAsString()}));
   }
   return grpc::Status::OK;
 }

@@ -18,6 +18,7 @@
 #include "paperdb/common/hash.h"
 #include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/rpc/list_page_state.h"
 #include "paperdb/search/facet_counter.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/search/query_parser.h"
@@ -26,6 +27,7 @@
 #include "paperdb/text/utf8.h"
 #include "query_service/reply_budget.h"
 #include "query_service/request_limits.h"
+#include "query_service/search_page_state.h"
 #include "query_service/search_response.h"
 #include "query_service/search_result_builder.h"
 
@@ -190,15 +192,25 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   PAPERDB_ASSIGN_OR_RETURN(
       const int page_size,
       PageSize(request.page_size(), kDefaultListPageSize, kMaxListPageSize));
-  uint64_t start = 0;
+  // A keyset cursor: the doc id the next page starts at.
+  PageCursor cursor;
+  storage::v1::ListPageState state;
   if (!request.page_token().empty()) {
-    PAPERDB_ASSIGN_OR_RETURN(start,
-                             DecodePageToken(request.page_token(), "list", 0));
+    PAPERDB_ASSIGN_OR_RETURN(cursor,
+                             DecodePageCursor(request.page_token(), "list", 0));
+    PAPERDB_ASSIGN_OR_RETURN(state, rpc::DecodeListPageState(cursor.state));
   }
+  const uint64_t start = cursor.position;
   absl::ReaderMutexLock lock(&mu_);
   PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
                            table_.Stats());
   response->set_total_size(static_cast<int64_t>(stats.doc_count()));
+  if (request.page_token().empty()) {
+    state.set_first_total_size(response->total_size());
+  } else {
+    response->set_total_size_changed(state.first_total_size() !=
+                                     response->total_size());
+  }
   if (start > UINT32_MAX) return absl::OkStatus();
   PAPERDB_ASSIGN_OR_RETURN(auto records,
                            table_.List(static_cast<uint32_t>(start),
@@ -210,8 +222,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
     // starts at it.
     if (i == static_cast<size_t>(page_size) ||
         (i > 0 && !budget.Take(ElementBytes(paper)))) {
-      response->set_next_page_token(
-          EncodePageToken("list", 0, records[i].first));
+      response->set_next_page_token(EncodePageToken(
+          "list", 0, PageCursor{records[i].first, state.SerializeAsString()}));
       break;
     }
     *response->add_papers() = std::move(*records[i].second.mutable_paper());
@@ -313,10 +325,14 @@ absl::Status QueryEngine::SearchPapers(
       request.query().size(), ":", request.query(), request.order_by().size(),
       ":", request.order_by(), all_terms ? "all" : "some", ":",
       static_cast<int>(semantic)));
-  uint64_t offset = 0;
+  // A next page continues after the last result of the previous one,
+  // matched and scored as the first page was (search_page_state.h).
+  std::optional<SearchPageState> previous;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(
-        offset, DecodePageToken(request.page_token(), "search", fingerprint));
+        const PageCursor cursor,
+        DecodePageCursor(request.page_token(), "search", fingerprint));
+    PAPERDB_ASSIGN_OR_RETURN(previous, DecodeSearchPageState(cursor.state));
   }
 
   // Concepts named by runs of words match beside them, grouped before
@@ -372,15 +388,22 @@ absl::Status QueryEngine::SearchPapers(
   search::SearchOptions options;
   // One more than the page: whether a next page exists, even when the
   // total is estimated.
-  options.top_k = offset + page_size + 1;
+  options.top_k = page_size + 1;
   options.order = order;
   options.collect_matches = request.facet_fields_size() > 0;
   options.partial_matches = !all_terms;
+  if (previous) {
+    options.after = previous->after;
+    options.pin = &previous->pin;
+  }
   const search::Query& query = concepts_only ? concepts.query : expanded.query;
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
                            searcher.Search(query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
   response->set_total_size_estimated(hits.total_estimated);
+  response->set_total_size_changed(
+      previous && !previous->first_total_size_estimated &&
+      !hits.total_estimated && previous->first_total_size != hits.total);
   // Full matches hold every word: when concepts alone complete them (no
   // paper holds all the words), the results are concept matches.
   bool by_concepts = concepts_only;
@@ -436,22 +459,20 @@ absl::Status QueryEngine::SearchPapers(
     u->insert(u->end(), concept_units.begin(), concept_units.end());
   }
   const std::vector<NameFilter> name_filters = NameFiltersOf(query.root);
-  const bool more = hits.top.size() > offset + page_size;
-  if (more) hits.top.resize(offset + page_size);
+  const bool more = hits.top.size() > static_cast<size_t>(page_size);
+  if (more) hits.top.resize(page_size);
   const ResultTrimmer trimmer(request.read_mask());
   ReplyBudget budget(response->ByteSizeLong() + 64);  // 64: the token.
   bool cut = false;  // The page ends early: the next result did not fit.
   std::vector<uint32_t> page_docs;
-  for (size_t i = offset; i < hits.top.size(); ++i) {
-    page_docs.push_back(hits.top[i].doc);
-  }
+  for (const search::ScoredDoc& d : hits.top) page_docs.push_back(d.doc);
   PAPERDB_ASSIGN_OR_RETURN(std::vector<storage::v1::PaperRecord> records,
                            table_.GetMany(page_docs));
-  for (size_t i = offset; i < hits.top.size(); ++i) {
+  for (size_t i = 0; i < hits.top.size(); ++i) {
     if (cancelled && cancelled()) {
       return absl::CancelledError("search cancelled while building results");
     }
-    storage::v1::PaperRecord& record = records[i - offset];
+    storage::v1::PaperRecord& record = records[i];
     const bool partial = !hits.any_terms && i >= hits.full_matches;
     std::vector<search::ByteSpan> highlights;
     if (mask.highlights || mask.snippet) {
@@ -473,7 +494,7 @@ absl::Status QueryEngine::SearchPapers(
                            hits.any_terms ? MatchedAs::kAnyTerms
                            : partial      ? MatchedAs::kSomeTerms
                                           : MatchedAs::kAllTerms,
-                           hits.top[i].doc));
+                           hits.top[i].doc, &hits.pin));
       if (!concepts.concept_ids.empty()) {
         result->set_match_source(MatchSourceOf(terms));
       }
@@ -492,9 +513,17 @@ absl::Status QueryEngine::SearchPapers(
       budget.Take(ElementBytes(*result));
     }
   }
-  if (more || cut) {
+  if ((more || cut) && response->results_size() > 0) {
+    const size_t last = static_cast<size_t>(response->results_size()) - 1;
+    SearchPageState next;
+    next.after.tier = !hits.any_terms && last >= hits.full_matches ? 1 : 0;
+    next.after.doc = hits.top[last];
+    next.pin = std::move(hits.pin);
+    next.first_total_size = previous ? previous->first_total_size : hits.total;
+    next.first_total_size_estimated =
+        previous ? previous->first_total_size_estimated : hits.total_estimated;
     response->set_next_page_token(EncodePageToken(
-        "search", fingerprint, offset + response->results_size()));
+        "search", fingerprint, PageCursor{0, EncodeSearchPageState(next)}));
   }
   return absl::OkStatus();
 }

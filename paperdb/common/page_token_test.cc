@@ -18,6 +18,28 @@ TEST(PageTokenTest, RoundTripsPosition) {
   EXPECT_EQ(*position, 130u);
 }
 
+TEST(PageTokenTest, RoundTripsStateBytes) {
+  const std::string state("\x08\x01:\0\xff state", 11);
+  const std::string token = EncodePageToken("search", 42, PageCursor{7, state});
+
+  absl::StatusOr<PageCursor> cursor = DecodePageCursor(token, "search", 42);
+
+  ASSERT_THAT(cursor, IsOk());
+  EXPECT_EQ(cursor->position, 7u);
+  EXPECT_EQ(cursor->state, state);
+  // A token without state decodes with empty state.
+  EXPECT_EQ(DecodePageCursor(EncodePageToken("list", 0, 9), "list", 0)->state,
+            "");
+}
+
+TEST(PageTokenTest, RejectsTamperedState) {
+  std::string token = EncodePageToken("search", 42, PageCursor{7, "state"});
+  token[token.size() - 10] = token[token.size() - 10] == 'A' ? 'B' : 'A';
+
+  EXPECT_THAT(DecodePageCursor(token, "search", 42),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
 TEST(PageTokenTest, RejectsGarbageAndTamperedTokens) {
   std::string token = EncodePageToken("search", 42, 130);
   token[3] = token[3] == 'A' ? 'B' : 'A';

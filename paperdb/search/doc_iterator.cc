@@ -54,11 +54,12 @@ uint32_t Leapfrog(size_t n, const At& at, uint32_t target) {
 class TermIterator final : public DocIterator {
  public:
   TermIterator(const storage::Store& store, const std::string& term,
-               uint32_t df, const index::Bm25Scorer& scorer, bool scored)
+               uint32_t df, const index::Bm25Scorer& scorer, bool scored,
+               uint32_t scoring_df)
       : postings_(store, term),
         scorer_(scorer),
         df_(df),
-        idf_(scorer.Idf(df)),
+        idf_(scorer.Idf(scoring_df)),
         scored_(scored) {
     doc_ = postings_.doc();
     const index::PostingList* list = postings_.list();
@@ -140,8 +141,8 @@ class PhraseIterator final : public DocIterator {
     for (const PhrasePart& part : parts) {
       auto [it, inserted] = slot_of.emplace(part.term, terms_.size());
       if (inserted) {
-        terms_.push_back(std::make_unique<TermIterator>(store, part.term,
-                                                        part.df, scorer, true));
+        terms_.push_back(std::make_unique<TermIterator>(
+            store, part.term, part.df, scorer, true, part.df));
       }
       slots_.push_back(it->second);
       offsets_.push_back(part.offset);
@@ -1121,8 +1122,9 @@ std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
                                              const std::string& term,
                                              uint32_t df,
                                              const index::Bm25Scorer& scorer,
-                                             bool scored) {
-  return std::make_unique<TermIterator>(store, term, df, scorer, scored);
+                                             bool scored, uint32_t scoring_df) {
+  return std::make_unique<TermIterator>(store, term, df, scorer, scored,
+                                        scoring_df == 0 ? df : scoring_df);
 }
 
 std::unique_ptr<DocIterator> NewPhraseIterator(

@@ -147,12 +147,15 @@ class DocIterator {
 // Matches nothing.
 std::unique_ptr<DocIterator> NewEmptyIterator();
 
-// One term's postings. `scored` false (field terms): Score() is 0.
+// One term's postings, of `df` papers (its cost and count). `scored` false
+// (field terms): Score() is 0. Its idf is of `scoring_df` if not 0 (a df a
+// first page pinned, searcher.h ScoringPin), else of `df`.
 std::unique_ptr<DocIterator> NewTermIterator(const storage::Store& store,
                                              const std::string& term,
                                              uint32_t df,
                                              const index::Bm25Scorer& scorer,
-                                             bool scored = true);
+                                             bool scored = true,
+                                             uint32_t scoring_df = 0);
 
 // One posting list a phrase reads: a word, or a common gram of two
 // (paperdb/index/common_grams.h), standing `offset` words into the phrase.

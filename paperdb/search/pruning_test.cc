@@ -192,7 +192,7 @@ TEST_F(PruningTest, ConjunctionScoresAreTheExplainedScores) {
       ASSERT_THAT(terms, IsOk());
       double sum = 0.0;
       for (const TermContribution& t : *terms) sum += t.score;
-      EXPECT_NEAR(hit.score, sum, 1e-9) << hit.doc;
+      EXPECT_NEAR(hit.score, sum, kScoreUnit) << hit.doc;
       EXPECT_GT(sum, 0.0);
     }
   }

@@ -1,6 +1,7 @@
 #include "paperdb/search/searcher.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <queue>
 #include <string>
@@ -12,6 +13,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "paperdb/common/hash.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/common_grams.h"
 #include "paperdb/index/field_terms.h"
@@ -32,22 +34,35 @@ using index::PostingBlockHeader;
 using index::PostingIterator;
 using Kind = QueryNode::Kind;
 
-// Keeps the k best docs seen under `Better`.
+// Keeps the k best docs seen under `Better`, scores rounded (RoundedScore()),
+// of those strictly after `after` (if given: a keyset cursor) under it.
 template <typename Better>
 class TopK {
  public:
-  TopK(size_t k, Better better) : k_(k), heap_(better) {}
-  void Push(const ScoredDoc& doc) {
+  TopK(size_t k, Better better, const ScoredDoc* after = nullptr)
+      : k_(k), heap_(better), after_(after) {}
+  void Push(ScoredDoc doc) {
     if (k_ == 0) return;
+    doc.score = RoundedScore(doc.score);
+    if (after_ != nullptr && !heap_.value_comp()(*after_, doc)) return;
     if (heap_.size() < k_) {
       heap_.push(doc);
     } else if (heap_.value_comp()(doc, heap_.top())) {
       heap_.pop();
       heap_.push(doc);
+    } else {
+      return;
+    }
+    if (heap_.size() == k_) {
+      threshold_ = std::nextafter(heap_.top().score + kScoreUnit, 0.0);
     }
   }
   bool full() const { return k_ > 0 && heap_.size() == k_; }
-  const ScoredDoc& worst() const { return heap_.top(); }
+  // REQUIRES: full(). The largest score that cannot enter: one whose
+  // rounding (RoundedScore()) is at most the k-th best's, which it ties at
+  // best, and ties go to the lower doc id, seen first. Bounds at most this
+  // prune.
+  double threshold() const { return threshold_; }
   std::vector<ScoredDoc> Take() {
     std::vector<ScoredDoc> out;
     while (!heap_.empty()) {
@@ -67,6 +82,8 @@ class TopK {
   };
   size_t k_;
   Heap heap_;
+  const ScoredDoc* after_;  // Not owned; may be null.
+  double threshold_ = 0.0;  // See threshold().
 };
 
 // A function object rather than a function, so that TopK's comparisons
@@ -74,6 +91,34 @@ class TopK {
 constexpr auto BetterScore = [](const ScoredDoc& a, const ScoredDoc& b) {
   return a.score > b.score || (a.score == b.score && a.doc < b.doc);
 };
+
+// The doc a tier's search continues after: `options.after`'s, when it is
+// in `tier`.
+const ScoredDoc* AfterIn(const SearchOptions& options, int tier) {
+  return options.after && options.after->tier == tier ? &options.after->doc
+                                                      : nullptr;
+}
+
+// Whether `a` sorts before `b` in year order (`descending` or not):
+// papers without a year last, ties by doc id (SortBy()).
+bool YearPrecedes(bool descending, const ScoredDoc& a, const ScoredDoc& b) {
+  if ((a.year == kNoYear) != (b.year == kNoYear)) return b.year == kNoYear;
+  if (a.year != b.year) return descending ? a.year > b.year : a.year < b.year;
+  return a.doc < b.doc;
+}
+
+// Whether `a` sorts before `b` in the non-relevance `order`.
+bool Precedes(SortOrder order, const ScoredDoc& a, const ScoredDoc& b) {
+  switch (order) {
+    case SortOrder::kIngestDescending:
+      return a.doc > b.doc;
+    case SortOrder::kYearDescending:
+    case SortOrder::kYearAscending:
+      return YearPrecedes(order == SortOrder::kYearDescending, a, b);
+    default:
+      return a.doc < b.doc;
+  }
+}
 
 // A term read as its posting list alone: not one whose stem other words
 // share (word_form_iterator.h).
@@ -83,9 +128,17 @@ bool IsPlainTerm(const QueryNode& node) {
 
 class Evaluation {
  public:
+  // With `pin` (may be null; not owned), its document frequencies.
   Evaluation(const storage::Store& store, const index::Bm25Scorer& scorer,
-             const CancelFn& cancelled)
-      : store_(store), scorer_(scorer), cancelled_(cancelled) {}
+             const CancelFn& cancelled, const ScoringPin* pin = nullptr)
+      : store_(store), scorer_(scorer), cancelled_(cancelled), pin_(pin) {}
+
+  // The document frequencies read so far, by PinnedTermHash().
+  absl::flat_hash_map<uint32_t, uint32_t> DocumentFrequencies() const {
+    absl::flat_hash_map<uint32_t, uint32_t> out;
+    for (const auto& [term, df] : scoring_dfs_) out[PinnedTermHash(term)] = df;
+    return out;
+  }
 
   // The iterator of `node`, scaled by its boost.
   absl::StatusOr<std::unique_ptr<DocIterator>> Build(const QueryNode& node) {
@@ -103,22 +156,29 @@ class Evaluation {
     switch (node.kind) {
       case Kind::kTerm: {
         PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node.terms[0]));
-        if (df == 0) return NewEmptyIterator();
+        PAPERDB_ASSIGN_OR_RETURN(const uint32_t scoring_df,
+                                 ScoringDf(node.terms[0]));
+        if (df == 0 || scoring_df == 0) return NewEmptyIterator();
         if (node.split_forms) {
           return NewWordFormIterator(
               store_,
-              WordForms{node.terms[0], df, node.same_forms, node.other_forms,
-                        node.unmarked_same, node.surface_only},
+              WordForms{node.terms[0], df, scoring_df, node.same_forms,
+                        node.other_forms, node.unmarked_same,
+                        node.surface_only},
               scorer_);
         }
-        return NewTermIterator(store_, node.terms[0], df, scorer_);
+        return NewTermIterator(store_, node.terms[0], df, scorer_, true,
+                               scoring_df);
       }
       case Kind::kPhrase: {
-        std::vector<uint32_t> dfs;
+        std::vector<uint32_t> dfs;          // For the parts' costs.
+        std::vector<uint32_t> scoring_dfs;  // For the phrase's idf.
         for (const std::string& term : node.terms) {
           PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
-          if (df == 0) return NewEmptyIterator();
+          PAPERDB_ASSIGN_OR_RETURN(const uint32_t scoring_df, ScoringDf(term));
+          if (df == 0 || scoring_df == 0) return NewEmptyIterator();
           dfs.push_back(df);
+          scoring_dfs.push_back(scoring_df);
         }
         // An exact phrase reads each pair of adjacent stopwords as their
         // common gram, one short list for two of the longest.
@@ -137,8 +197,8 @@ class Evaluation {
           }
           parts.push_back({words[i], dfs[i], static_cast<uint32_t>(i)});
         }
-        return NewPhraseIterator(store_, words, dfs, parts, node.slop, scorer_,
-                                 cancelled_);
+        return NewPhraseIterator(store_, words, scoring_dfs, parts, node.slop,
+                                 scorer_, cancelled_);
       }
       case Kind::kField: {
         std::vector<std::unique_ptr<DocIterator>> terms;
@@ -195,11 +255,12 @@ class Evaluation {
         words.push_back(&child.terms[0]);
       }
     }
-    PAPERDB_ASSIGN_OR_RETURN(uint32_t concept_df, Df(expansion.acronym_of));
+    PAPERDB_ASSIGN_OR_RETURN(uint32_t concept_df,
+                             ScoringDf(expansion.acronym_of));
     double summed = 0.0;
     uint32_t rarest = UINT32_MAX;
     for (const std::string* word : words) {
-      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(*word));
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, ScoringDf(*word));
       if (df == 0) continue;
       summed += scorer_.Idf(df);
       rarest = std::min(rarest, df);
@@ -225,6 +286,7 @@ class Evaluation {
     return absl::OkStatus();
   }
 
+  // The papers holding `term` now: for counts and costs.
   absl::StatusOr<uint32_t> Df(const std::string& term) {
     auto it = dfs_.find(term);
     if (it != dfs_.end()) return it->second;
@@ -234,25 +296,47 @@ class Evaluation {
     return df;
   }
 
+  // The df `term`'s idf is of: the pin's if it has one, else Df().
+  absl::StatusOr<uint32_t> ScoringDf(const std::string& term) {
+    auto it = scoring_dfs_.find(term);
+    if (it != scoring_dfs_.end()) return it->second;
+    uint32_t df = 0;
+    bool pinned = false;
+    if (pin_ != nullptr) {
+      if (auto found = pin_->dfs.find(PinnedTermHash(term));
+          found != pin_->dfs.end()) {
+        df = found->second;
+        pinned = true;
+      }
+    }
+    if (!pinned) {
+      PAPERDB_ASSIGN_OR_RETURN(df, Df(term));
+    }
+    scoring_dfs_.emplace(term, df);
+    return df;
+  }
+
   // One term, nothing else, relevance order: the count is its document
   // frequency, and the top k need only the blocks whose best possible score
   // (from the block's impacts, posting_list.h) beats the k-th best so far:
   // block-max pruning (Ding & Suel, SIGIR 2011). Skipped blocks are never
   // decoded.
-  absl::StatusOr<SearchHits> SingleTerm(const std::string& term, size_t top_k) {
+  absl::StatusOr<SearchHits> SingleTerm(const std::string& term,
+                                        const SearchOptions& options) {
     SearchHits hits;
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(term));
+    PAPERDB_ASSIGN_OR_RETURN(const uint32_t scoring_df, ScoringDf(term));
     hits.total = df;
-    if (df == 0) return hits;
-    const double idf = scorer_.Idf(df);
-    TopK top(top_k, BetterScore);
+    if (df == 0 || scoring_df == 0) return hits;
+    const double idf = scorer_.Idf(scoring_df);
+    TopK top(options.top_k, BetterScore, AfterIn(options, 0));
     PostingIterator postings(store_, term);
     while (postings.doc() != kNoMoreDocs) {
       PAPERDB_RETURN_IF_ERROR(CheckCancelled());
       const index::PostingList::Block& block = postings.block();
       // Ties go to the lower doc id, which is earlier: an equal bound
       // cannot displace anything.
-      if (top.full() && block.MaxScore(scorer_, idf) <= top.worst().score) {
+      if (top.full() && block.MaxScore(scorer_, idf) <= top.threshold()) {
         postings.NextBlock();
         continue;
       }
@@ -346,12 +430,13 @@ class Evaluation {
     for (size_t c = 0; c < cursors.size(); ++c) {
       const std::string& term = node.children[c].terms[0];
       PAPERDB_ASSIGN_OR_RETURN(cursors[c].df, Df(term));
-      if (cursors[c].df == 0) return hits;
+      PAPERDB_ASSIGN_OR_RETURN(const uint32_t scoring_df, ScoringDf(term));
+      if (cursors[c].df == 0 || scoring_df == 0) return hits;
       PAPERDB_RETURN_IF_ERROR(CheckCancelledNow());
       PAPERDB_ASSIGN_OR_RETURN(
           cursors[c].list, index::PostingCache::Default().Get(store_, term));
       if (cursors[c].list->blocks.empty()) return hits;
-      cursors[c].idf = scorer_.Idf(cursors[c].df);
+      cursors[c].idf = scorer_.Idf(scoring_df);
     }
     // The order AndIterator sums its children's scores in.
     std::sort(cursors.begin(), cursors.end(),
@@ -472,7 +557,7 @@ class Evaluation {
     for (size_t c = 1; c < cursors.size(); ++c) {
       if (cursors[c].list->doc_bits.empty()) match_order.push_back(c);
     }
-    TopK top(options.top_k, BetterScore);
+    TopK top(options.top_k, BetterScore, AfterIn(options, 0));
     Cursor& lead = cursors[0];
     const auto& lead_blocks = lead.list->blocks;
     // Lead blocks skipped uncounted, and the few walked as probes.
@@ -496,8 +581,8 @@ class Evaluation {
       }
       // Ties go to the lower doc id, which came first.
       bool probe = false;
-      if (may_estimate && bound <= top.worst().score) {
-        if (!skips.ShouldProbe(bound, top.worst().score, ref.header.count)) {
+      if (may_estimate && bound <= top.threshold()) {
+        if (!skips.ShouldProbe(bound, top.threshold(), ref.header.count)) {
           continue;
         }
         probe = true;
@@ -546,7 +631,7 @@ class Evaluation {
           double bound = 0.0;
           for (const Cursor& c : cursors) bound += c.block_max;
           // Ties go to the lower doc id, which came first.
-          if (bound <= top.worst().score) continue;
+          if (bound <= top.threshold()) continue;
         }
         // Scored term by term, summed in the order AndIterator sums; once
         // the score so far with the other terms' block bounds cannot reach
@@ -573,7 +658,7 @@ class Evaluation {
             for (size_t k = c + 1; k < cursors.size(); ++k) {
               rest += cursors[k].block_max;
             }
-            if (rest <= top.worst().score) {
+            if (rest <= top.threshold()) {
               out = true;
               break;
             }
@@ -656,7 +741,7 @@ class Evaluation {
     }
     if (hits.total == 0 || top_k == 0) return hits;
     const size_t n = its.size();
-    TopK top(top_k, BetterScore);
+    TopK top(top_k, BetterScore, AfterIn(options, 0));
     double threshold = -1.0;      // The k-th score; scores are never negative.
     std::vector<double> part(n);  // Each clause's score of the candidate.
     std::vector<double> window_max(n);
@@ -765,8 +850,8 @@ class Evaluation {
             score = 0.0;
             for (const double p : part) score += p;
             top.Push({doc, score});
-            if (top.full() && top.worst().score > threshold) {
-              threshold = top.worst().score;
+            if (top.full() && top.threshold() > threshold) {
+              threshold = top.threshold();
               rose = true;
             }
           }
@@ -897,7 +982,7 @@ class Evaluation {
     const bool by_score = options.order == SortOrder::kRelevance;
     const bool keep_all = options.collect_matches || !by_score;
     std::vector<ScoredDoc> all;
-    TopK top(by_score ? options.top_k : 0, BetterScore);
+    TopK top(by_score ? options.top_k : 0, BetterScore, AfterIn(options, 0));
     // Block-max pruning: once the heap is full, a match whose blocks cannot
     // beat its worst score is counted without being scored, and once
     // options.exact_total_up_to matches are counted (and no match is kept),
@@ -935,7 +1020,7 @@ class Evaluation {
         const bool may_estimate =
             may_skip && hits.total >= options.exact_total_up_to;
         if (may_estimate) {
-          root_skips = root.SetMinCompetitiveScore(top.worst().score);
+          root_skips = root.SetMinCompetitiveScore(top.threshold());
         }
         if (!have_window || doc > window_end) {
           window_start = doc;
@@ -944,10 +1029,9 @@ class Evaluation {
           have_window = true;
           probing = false;
           // Ties go to the lower doc id, which came first.
-          if (may_estimate && !root_skips &&
-              window_bound <= top.worst().score &&
+          if (may_estimate && !root_skips && window_bound <= top.threshold() &&
               window_end < kNoMoreDocs - 1) {
-            if (!skips.ShouldProbe(window_bound, top.worst().score,
+            if (!skips.ShouldProbe(window_bound, top.threshold(),
                                    window_end - doc, /*known=*/1)) {
               root.Advance(window_end + 1);
               continue;
@@ -955,7 +1039,7 @@ class Evaluation {
             probing = true;
           }
         }
-        if (window_bound <= top.worst().score) {
+        if (window_bound <= top.threshold()) {
           ++hits.total;
           if (probing && doc != window_start) skips.AddProbeMatches(1);
           if (keep_all) all.push_back({doc, 0.0});
@@ -989,6 +1073,11 @@ class Evaluation {
       return hits;
     }
     PAPERDB_RETURN_IF_ERROR(SortBy(options.order, &all));
+    if (const ScoredDoc* after = AfterIn(options, 0)) {
+      std::erase_if(all, [&](const ScoredDoc& d) {
+        return !Precedes(options.order, *after, d);
+      });
+    }
     if (all.size() > options.top_k) all.resize(options.top_k);
     hits.top = std::move(all);
     return hits;
@@ -1037,23 +1126,24 @@ class Evaluation {
       PAPERDB_RETURN_IF_ERROR(postings.status());
     }
     const bool descending = order == SortOrder::kYearDescending;
-    auto key = [&](const ScoredDoc& d) {
+    for (ScoredDoc& d : *docs) {
       auto found = year.find(d.doc);
-      return found == year.end() ? -1 : found->second;
-    };
-    std::stable_sort(docs->begin(), docs->end(),
-                     [&](const ScoredDoc& a, const ScoredDoc& b) {
-                       const int ya = key(a), yb = key(b);
-                       if ((ya < 0) != (yb < 0)) return yb < 0;
-                       return descending ? ya > yb : ya < yb;
-                     });
+      d.year =
+          found == year.end() || found->second < 0 ? kNoYear : found->second;
+    }
+    std::sort(docs->begin(), docs->end(),
+              [&](const ScoredDoc& a, const ScoredDoc& b) {
+                return YearPrecedes(descending, a, b);
+              });
     return absl::OkStatus();
   }
 
   const storage::Store& store_;
   const index::Bm25Scorer& scorer_;
   const CancelFn& cancelled_;
-  absl::flat_hash_map<std::string, uint32_t> dfs_;
+  const ScoringPin* pin_;
+  absl::flat_hash_map<std::string, uint32_t> dfs_;          // Df().
+  absl::flat_hash_map<std::string, uint32_t> scoring_dfs_;  // ScoringDf().
   uint64_t steps_ = 0;
 };
 
@@ -1150,15 +1240,23 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
   return true;
 }
 
-// BM25 over the store's statistics: `known` if given, else read.
-absl::StatusOr<index::Bm25Scorer> ScorerFor(
+// The corpus statistics to score with: `pin`'s if given, else `known`'s
+// if given, else the store's.
+absl::StatusOr<storage::v1::CorpusStats> StatsFor(
     const storage::Store& store, const storage::v1::CorpusStats* known,
-    index::Bm25Params params) {
-  storage::v1::CorpusStats read;
-  if (known == nullptr) {
-    PAPERDB_ASSIGN_OR_RETURN(read, storage::PaperTable(&store).Stats());
+    const ScoringPin* pin) {
+  storage::v1::CorpusStats stats;
+  if (pin != nullptr) {
+    stats.set_doc_count(pin->doc_count);
+    stats.set_total_doc_length_terms(pin->total_doc_length_terms);
+    return stats;
   }
-  const storage::v1::CorpusStats& stats = known != nullptr ? *known : read;
+  if (known != nullptr) return *known;
+  return storage::PaperTable(&store).Stats();
+}
+
+index::Bm25Scorer ScorerFor(const storage::v1::CorpusStats& stats,
+                            index::Bm25Params params) {
   index::CollectionStats collection;
   collection.doc_count = stats.doc_count();
   collection.avg_doc_length =
@@ -1169,38 +1267,122 @@ absl::StatusOr<index::Bm25Scorer> ScorerFor(
   return index::Bm25Scorer(collection, params);
 }
 
-}  // namespace
+using Mode = ScoringPin::Mode;
 
-absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
-                                            const SearchOptions& options,
-                                            const CancelFn& cancelled) const {
-  if (query.MatchesNothing()) return SearchHits{};
-  PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
-                           ScorerFor(*store_, stats_, params_));
-  Evaluation evaluation(*store_, scorer, cancelled);
-  const QueryNode& root = query.root;
-  if (root.children.size() == 1 && IsPlainTerm(root.children[0]) &&
-      options.order == SortOrder::kRelevance && !options.collect_matches) {
-    return evaluation.SingleTerm(root.children[0].terms[0], options.top_k);
+// `hits`' first `top_k` results, all full matches.
+SearchHits AllTerms(SearchHits hits, size_t top_k) {
+  if (hits.top.size() > top_k) hits.top.resize(top_k);
+  hits.full_matches = hits.top.size();
+  hits.full_total = hits.total;
+  hits.pin.mode = Mode::kAllTerms;
+  return hits;
+}
+
+// The full matches `full` (every one, best first, of `full_total`), then
+// papers matching part of the query (`any`), ranked after every full
+// match, continuing after `options.after`.
+absl::StatusOr<SearchHits> ThenSome(Evaluation& evaluation,
+                                    const QueryNode& any,
+                                    std::vector<ScoredDoc> full,
+                                    uint64_t full_total,
+                                    const SearchOptions& options) {
+  absl::flat_hash_set<uint32_t> is_full;
+  for (const ScoredDoc& d : full) is_full.insert(d.doc);
+  std::vector<ScoredDoc> top;
+  if (!options.after || options.after->tier == 0) {
+    for (const ScoredDoc& d : full) {
+      if (top.size() >= options.top_k) break;
+      if (options.after && !BetterScore(options.after->doc, d)) continue;
+      top.push_back(d);
+    }
   }
-  if (!options.partial_matches) {
+  // Tier 1: every partial match ranks after every full match, so the
+  // cursor applies only within it. The full matches are a subset of these,
+  // so the total is this pass's count.
+  SearchOptions second = options;
+  second.top_k = options.top_k + full.size();
+  second.after = options.after && options.after->tier == 1
+                     ? options.after
+                     : std::optional<ResultKey>();
+  if (second.after) second.after->tier = 0;
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits partial, evaluation.Run(any, second));
+  SearchHits merged;
+  merged.full_matches = top.size();
+  merged.full_total = full_total;
+  for (const ScoredDoc& d : partial.top) {
+    if (top.size() >= options.top_k) break;
+    if (!is_full.contains(d.doc)) top.push_back(d);
+  }
+  merged.top = std::move(top);
+  merged.total = partial.total;
+  merged.total_estimated = partial.total_estimated;
+  merged.matches = std::move(partial.matches);
+  merged.pin.mode = Mode::kThenSome;
+  return merged;
+}
+
+// Every full match of `root` (at most kMaxPinnedFill), best first.
+constexpr size_t kMaxPinnedFill = 10000;
+
+absl::StatusOr<SearchHits> EveryFullMatch(Evaluation& evaluation,
+                                          const QueryNode& root,
+                                          const SearchOptions& options) {
+  SearchOptions all = options;
+  all.after.reset();
+  all.collect_matches = false;
+  all.top_k = kFillBelow;
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, all));
+  if (hits.total > hits.top.size()) {
+    all.top_k = std::min<size_t>(hits.total, kMaxPinnedFill);
+    all.exact_total_up_to = UINT64_MAX;
+    PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Run(root, all));
+  }
+  return hits;
+}
+
+// Search() as the pin's mode says.
+absl::StatusOr<SearchHits> SearchPinned(Evaluation& evaluation,
+                                        const QueryNode& root, Mode mode,
+                                        const SearchOptions& options) {
+  QueryNode any;
+  if (mode == Mode::kAllTerms || !AnyTermsQuery(root, &any)) {
     PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, options));
-    hits.full_matches = hits.top.size();
-    hits.full_total = hits.total;
+    return AllTerms(std::move(hits), options.top_k);
+  }
+  if (mode == Mode::kAnyTerms) {
+    PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(any, options));
+    hits.any_terms = true;
+    hits.pin.mode = Mode::kAnyTerms;
     return hits;
   }
-  SearchOptions first = options;
+  PAPERDB_ASSIGN_OR_RETURN(SearchHits full,
+                           EveryFullMatch(evaluation, root, options));
+  return ThenSome(evaluation, any, std::move(full.top), full.total, options);
+}
+
+// Search() deciding the mode: full matches alone, or a few of them and then
+// partial matches, or the any-term fallback.
+absl::StatusOr<SearchHits> SearchUnpinned(Evaluation& evaluation,
+                                          const QueryNode& root,
+                                          const SearchOptions& options) {
+  if (!options.partial_matches) {
+    PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, options));
+    return AllTerms(std::move(hits), options.top_k);
+  }
   const bool relevance = options.order == SortOrder::kRelevance;
+  SearchOptions first = options;
   // Enough to hold every full match when there are too few to fill.
   if (relevance) first.top_k = std::max(first.top_k, kFillBelow);
+  // The fill needs every full match, not only those after the cursor.
+  if (relevance && options.after) first.after.reset();
   PAPERDB_ASSIGN_OR_RETURN(SearchHits hits, evaluation.Run(root, first));
   QueryNode any;
   if (hits.total >= kFillBelow || !AnyTermsQuery(root, &any) ||
       (hits.total > 0 && !relevance)) {
-    if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
-    hits.full_matches = hits.top.size();
-    hits.full_total = hits.total;
-    return hits;
+    if (relevance && options.after) {
+      return SearchPinned(evaluation, root, Mode::kAllTerms, options);
+    }
+    return AllTerms(std::move(hits), options.top_k);
   }
   PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                            evaluation.Build(any));
@@ -1209,38 +1391,54 @@ absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
   if (hits.total > 0 && any_cost > kMaxFillPostings) {
     // Partial matches would be papers with a very common word: not worth
     // a pass over its postings. The full matches stand alone.
-    if (hits.top.size() > options.top_k) hits.top.resize(options.top_k);
-    hits.full_matches = hits.top.size();
-    hits.full_total = hits.total;
-    return hits;
+    if (options.after) {
+      return SearchPinned(evaluation, root, Mode::kAllTerms, options);
+    }
+    return AllTerms(std::move(hits), options.top_k);
   }
   if (hits.total == 0) {
     PAPERDB_ASSIGN_OR_RETURN(hits, evaluation.Run(any, options));
     hits.any_terms = hits.total > 0;
+    hits.pin.mode = hits.any_terms ? Mode::kAnyTerms : Mode::kAllTerms;
     return hits;
   }
-  // A few full matches: the rest of the page goes to papers matching some
-  // of the terms, ranked after every full match (the full matches are a
-  // subset of these, so the total is this pass's count).
-  SearchOptions second = options;
-  second.top_k = options.top_k + hits.total;
-  PAPERDB_ASSIGN_OR_RETURN(SearchHits partial, evaluation.Run(any, second));
-  std::vector<ScoredDoc> top = std::move(hits.top);
-  absl::flat_hash_map<uint32_t, bool> full;
-  for (const ScoredDoc& d : top) full[d.doc] = true;
-  if (top.size() > options.top_k) top.resize(options.top_k);
-  SearchHits merged;
-  merged.full_matches = top.size();
-  merged.full_total = hits.total;
-  for (const ScoredDoc& d : partial.top) {
-    if (top.size() >= options.top_k) break;
-    if (!full.contains(d.doc)) top.push_back(d);
+  // A few full matches (all in hits.top): the rest of the page goes to
+  // papers matching some of the terms.
+  return ThenSome(evaluation, any, std::move(hits.top), hits.total, options);
+}
+
+}  // namespace
+
+uint32_t PinnedTermHash(absl::string_view term) {
+  return static_cast<uint32_t>(Hash64(term));
+}
+
+absl::StatusOr<SearchHits> Searcher::Search(const Query& query,
+                                            const SearchOptions& options,
+                                            const CancelFn& cancelled) const {
+  if (query.MatchesNothing()) return SearchHits{};
+  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
+                           StatsFor(*store_, stats_, options.pin));
+  const index::Bm25Scorer scorer = ScorerFor(stats, params_);
+  Evaluation evaluation(*store_, scorer, cancelled, options.pin);
+  const QueryNode& root = query.root;
+  SearchHits hits;
+  if (root.children.size() == 1 && IsPlainTerm(root.children[0]) &&
+      options.order == SortOrder::kRelevance && !options.collect_matches) {
+    PAPERDB_ASSIGN_OR_RETURN(
+        hits, evaluation.SingleTerm(root.children[0].terms[0], options));
+    hits.full_matches = hits.top.size();
+    hits.full_total = hits.total;
+  } else if (options.pin != nullptr) {
+    PAPERDB_ASSIGN_OR_RETURN(
+        hits, SearchPinned(evaluation, root, options.pin->mode, options));
+  } else {
+    PAPERDB_ASSIGN_OR_RETURN(hits, SearchUnpinned(evaluation, root, options));
   }
-  merged.top = std::move(top);
-  merged.total = partial.total;
-  merged.total_estimated = partial.total_estimated;
-  merged.matches = std::move(partial.matches);
-  return merged;
+  hits.pin.doc_count = stats.doc_count();
+  hits.pin.total_doc_length_terms = stats.total_doc_length_terms();
+  hits.pin.dfs = evaluation.DocumentFrequencies();
+  return hits;
 }
 
 QueryNode Searcher::MatchedQuery(const Query& query, MatchedAs as) {
@@ -1252,13 +1450,15 @@ QueryNode Searcher::MatchedQuery(const Query& query, MatchedAs as) {
 }
 
 absl::StatusOr<std::vector<TermContribution>> Searcher::Explain(
-    const Query& query, MatchedAs as, uint32_t doc) const {
+    const Query& query, MatchedAs as, uint32_t doc,
+    const ScoringPin* pin) const {
   std::vector<TermContribution> out;
   if (query.MatchesNothing()) return out;
-  PAPERDB_ASSIGN_OR_RETURN(const index::Bm25Scorer scorer,
-                           ScorerFor(*store_, stats_, params_));
+  PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
+                           StatsFor(*store_, stats_, pin));
+  const index::Bm25Scorer scorer = ScorerFor(stats, params_);
   const CancelFn never;  // Outlives the evaluation, which holds a reference.
-  Evaluation evaluation(*store_, scorer, never);
+  Evaluation evaluation(*store_, scorer, never, pin);
   const QueryNode root = MatchedQuery(query, as);
   PAPERDB_ASSIGN_OR_RETURN(std::unique_ptr<DocIterator> it,
                            evaluation.Build(root));

@@ -12,19 +12,29 @@
 // matching strategy "last" and Lucene's coordination in one rule), unless
 // the words' postings exceed kMaxFillPostings. Ranking is
 // BM25 (bm25.h), or year or ingest order on request, ties always broken by
-// doc id (ingest order), so paging a stable store never repeats or skips.
+// doc id (ingest order).
+//
+// Paging is by keyset cursor (search_after): a next page holds the results
+// strictly after the previous page's last one (SearchOptions::after), scored
+// with the statistics the first page used (ScoringPin), so that a paper the
+// store held unchanged throughout appears exactly once however papers are
+// ingested or deleted between pages.
 //
 // Thread safety: Search() may run concurrently. Holds a Store it does not own.
 
 #ifndef PAPERDB_SEARCH_SEARCHER_H_
 #define PAPERDB_SEARCH_SEARCHER_H_
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "paperdb/index/bm25.h"
 #include "paperdb/search/doc_iterator.h"
 #include "paperdb/search/query.h"
@@ -33,10 +43,54 @@
 
 namespace paperdb::search {
 
+// Results' scores are BM25 rounded down to a multiple of kScoreUnit
+// (2^-20, about 1e-6): a paper scored with sums in another order (a later
+// page evaluated by another strategy) then compares with a page cursor as
+// it did, and papers whose scores round alike rank by doc id.
+inline constexpr double kScoreUnit = 1.0 / 1048576.0;
+inline double RoundedScore(double score) {
+  return std::floor(score / kScoreUnit) * kScoreUnit;
+}
+
+// A paper's year as year orders sort it: kNoYear for none (sorted last).
+inline constexpr int32_t kNoYear = -1;
+
 struct ScoredDoc {
   uint32_t doc = 0;    // Internal doc id.
-  double score = 0.0;  // BM25 over the query's terms.
+  double score = 0.0;  // BM25 over the query's terms (RoundedScore()).
+  // In year orders, the year the paper sorted by (kNoYear: none); else
+  // kNoYear.
+  int32_t year = kNoYear;
 };
+
+// A result's place in its listing, for keyset paging: its tier (0: the
+// full matches, or the any-term fallback's matches; 1: the partial matches
+// after a few full ones, SearchHits::full_matches), then its key in the
+// order: score (relevance), year (year orders), and doc id.
+struct ResultKey {
+  int tier = 0;
+  ScoredDoc doc;
+};
+
+// How a search matched and scored, for later pages to match and score the
+// same way however the store changed since: the statistics of a point in
+// time, carried by the page token rather than held by the server.
+struct ScoringPin {
+  enum class Mode {
+    kAllTerms,  // Full matches only.
+    kThenSome,  // Full matches, then partial ones (tier 1).
+    kAnyTerms,  // The any-term fallback.
+  };
+  Mode mode = Mode::kAllTerms;
+  uint64_t doc_count = 0;               // BM25's N.
+  uint64_t total_doc_length_terms = 0;  // N times the average doc length.
+  // Document frequency of each term the search read, by PinnedTermHash().
+  absl::flat_hash_map<uint32_t, uint32_t> dfs;
+};
+
+// The key of `term` in ScoringPin::dfs: 32 bits of Hash64 (a collision
+// among one query's terms is a 1 in 10^7 event at 300 terms).
+uint32_t PinnedTermHash(absl::string_view term);
 
 enum class SortOrder {
   kRelevance,       // BM25, best first (default).
@@ -78,6 +132,13 @@ struct SearchOptions {
   // than kFillBelow of them) or replace them (none: the any-term fallback).
   // false: full matches only, a boolean AND.
   bool partial_matches = true;
+  // Only results strictly after this one in `order` (search_after; the last
+  // result of the previous page). Totals still count every match.
+  std::optional<ResultKey> after = std::nullopt;
+  // Score and match as this pin says (a first page's SearchHits::pin)
+  // rather than by the store's current statistics. A term the pin lacks
+  // uses its current document frequency. Not owned; may be null.
+  const ScoringPin* pin = nullptr;
 };
 
 struct SearchHits {
@@ -94,6 +155,9 @@ struct SearchHits {
   // too); 0 with any_terms. Estimated when total is.
   uint64_t full_total = 0;
   std::vector<uint32_t> matches;  // Sorted; with collect_matches only.
+  // What this search matched and scored with: SearchOptions::pin for the
+  // next pages.
+  ScoringPin pin = {};
 };
 
 class Searcher {
@@ -139,10 +203,11 @@ class Searcher {
   static QueryNode MatchedQuery(const Query& query, MatchedAs as);
 
   // The BM25 contribution of each query term to `doc`'s score, as it was
-  // scored when matched `as`. Empty if `doc` does not match.
-  absl::StatusOr<std::vector<TermContribution>> Explain(const Query& query,
-                                                        MatchedAs as,
-                                                        uint32_t doc) const;
+  // scored when matched `as`, with `pin`'s statistics if given. Empty if
+  // `doc` does not match.
+  absl::StatusOr<std::vector<TermContribution>> Explain(
+      const Query& query, MatchedAs as, uint32_t doc,
+      const ScoringPin* pin = nullptr) const;
 
  private:
   const storage::Store* store_;                      // Not owned.

@@ -17,7 +17,7 @@ class WordFormIterator final : public DocIterator {
       : stem_(store, forms.stem),
         scorer_(scorer),
         df_(forms.df),
-        idf_(scorer.Idf(forms.df)),
+        idf_(scorer.Idf(forms.scoring_df == 0 ? forms.df : forms.scoring_df)),
         unmarked_same_(forms.unmarked_same),
         surface_only_(forms.surface_only),
         stem_only_weight_(forms.stem_only_weight) {

@@ -36,8 +36,9 @@ namespace paperdb::search {
 inline constexpr double kStemOnlyWeightAlone = 1.0 / 3.0;
 
 struct WordForms {
-  std::string stem;                      // The index term.
-  uint32_t df = 0;                       // Papers holding the stem.
+  std::string stem;         // The index term.
+  uint32_t df = 0;          // Papers holding the stem.
+  uint32_t scoring_df = 0;  // The df its idf is of (0: df), as a pin's.
   std::vector<std::string> same_forms;   // Form terms of the typed word.
   std::vector<std::string> other_forms;  // Form terms of other words.
   bool unmarked_same = false;

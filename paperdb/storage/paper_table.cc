@@ -87,12 +87,14 @@ absl::StatusOr<v1::SourceRecord> PaperTable::GetSource(
 }
 
 absl::StatusOr<std::vector<paperdb::v1::SourceFile>> PaperTable::ListSources(
-    size_t skip, size_t limit, size_t* total) const {
+    absl::string_view after, size_t limit, size_t* total) const {
   std::vector<paperdb::v1::SourceFile> out;
   size_t seen = 0;
   std::unique_ptr<StoreIterator> it = store_->NewIterator(Column::kSources);
   for (it->Seek(""); it->Valid(); it->Next(), ++seen) {
-    if (seen < skip || out.size() >= limit) continue;
+    if ((!after.empty() && it->key() <= after) || out.size() >= limit) {
+      continue;
+    }
     v1::SourceRecord record;
     if (!record.ParseFromArray(it->value().data(),
                                static_cast<int>(it->value().size()))) {

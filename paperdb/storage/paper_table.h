@@ -44,11 +44,11 @@ class PaperTable {
   // stored; DATA_LOSS if it does not parse.
   absl::StatusOr<v1::SourceRecord> GetSource(absl::string_view file_name) const;
 
-  // Source files in file name order: up to `limit` after skipping `skip`.
-  // Sets `*total` to the number of files stored. DATA_LOSS if a record does
-  // not parse.
+  // Source files in file name order: up to `limit` whose names sort after
+  // `after` (all, for ""). Sets `*total` to the number of files stored.
+  // DATA_LOSS if a record does not parse.
   absl::StatusOr<std::vector<paperdb::v1::SourceFile>> ListSources(
-      size_t skip, size_t limit, size_t* total) const;
+      absl::string_view after, size_t limit, size_t* total) const;
 
   // The stored corpus statistics; all zero for an empty store. DATA_LOSS if
   // they do not parse.

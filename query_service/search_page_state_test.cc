@@ -1,0 +1,71 @@
+#include "query_service/search_page_state.h"
+
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::query {
+namespace {
+
+using ::paperdb::testing::IsOk;
+using ::paperdb::testing::StatusIs;
+
+SearchPageState Example() {
+  SearchPageState state;
+  state.after.tier = 1;
+  state.after.doc = {41, 7.25, 2024};
+  state.pin.mode = search::ScoringPin::Mode::kThenSome;
+  state.pin.doc_count = 76;
+  state.pin.total_doc_length_terms = 9000;
+  state.pin.dfs = {{0xdeadbeef, 3}, {17, 40}};
+  state.first_total_size = 23;
+  return state;
+}
+
+TEST(SearchPageStateTest, RoundTrips) {
+  absl::StatusOr<SearchPageState> decoded =
+      DecodeSearchPageState(EncodeSearchPageState(Example()));
+
+  ASSERT_THAT(decoded, IsOk());
+  EXPECT_EQ(decoded->after.tier, 1);
+  EXPECT_EQ(decoded->after.doc.doc, 41u);
+  EXPECT_EQ(decoded->after.doc.score, 7.25);
+  EXPECT_EQ(decoded->after.doc.year, 2024);
+  EXPECT_EQ(decoded->pin.mode, search::ScoringPin::Mode::kThenSome);
+  EXPECT_EQ(decoded->pin.doc_count, 76u);
+  EXPECT_EQ(decoded->pin.total_doc_length_terms, 9000u);
+  EXPECT_EQ(decoded->pin.dfs.size(), 2u);
+  EXPECT_EQ(decoded->pin.dfs.at(0xdeadbeef), 3u);
+  EXPECT_EQ(decoded->first_total_size, 23u);
+  EXPECT_FALSE(decoded->first_total_size_estimated);
+}
+
+TEST(SearchPageStateTest, PinsTheRarestTermsOnly) {
+  SearchPageState state = Example();
+  state.pin.dfs.clear();
+  for (uint32_t i = 0; i < kMaxPinnedTerms + 10; ++i) {
+    state.pin.dfs[1000 + i] = 500 - i;  // Later terms are rarer.
+  }
+
+  absl::StatusOr<SearchPageState> decoded =
+      DecodeSearchPageState(EncodeSearchPageState(state));
+
+  ASSERT_THAT(decoded, IsOk());
+  EXPECT_EQ(decoded->pin.dfs.size(), kMaxPinnedTerms);
+  EXPECT_TRUE(decoded->pin.dfs.contains(1000 + kMaxPinnedTerms + 9));
+  EXPECT_FALSE(decoded->pin.dfs.contains(1000));
+}
+
+TEST(SearchPageStateTest, RejectsStateNoFirstPageMade) {
+  SearchPageState no_docs = Example();
+  no_docs.pin.doc_count = 0;
+  std::string bad_tier = EncodeSearchPageState(Example());
+  bad_tier[1] = 7;  // Field 1 (tier) is the first varint.
+  for (const std::string& bytes : {std::string(), std::string("\xff\xff\xff"),
+                                   EncodeSearchPageState(no_docs), bad_tier}) {
+    EXPECT_THAT(DecodeSearchPageState(bytes),
+                StatusIs(absl::StatusCode::kInvalidArgument));
+  }
+}
+
+}  // namespace
+}  // namespace paperdb::query
