@@ -1,11 +1,10 @@
-// Evaluation::Collect(): every match of an iterator tree, document at a
-// time, counted and ranked, with block-max pruning and estimated totals.
-
 #include <vector>
 
 #include "paperdb/search/evaluation.h"
 #include "paperdb/search/top_k.h"
 
+// Evaluation::Collect(): every match of an iterator tree, document at a
+// time, counted and ranked, with block-max pruning and estimated totals.
 namespace paperdb::search::internal {
 
 absl::StatusOr<SearchHits> Evaluation::Collect(DocIterator& root,

@@ -1,6 +1,3 @@
-// Evaluation: building iterator trees, document frequencies, the
-// single-term strategy, strategy choice (Run) and year and ingest order.
-
 #include "paperdb/search/evaluation.h"
 
 #include <algorithm>
@@ -17,6 +14,8 @@
 #include "paperdb/search/top_k.h"
 #include "paperdb/search/word_form_iterator.h"
 
+// Evaluation: building iterator trees, document frequencies, the
+// single-term strategy, strategy choice (Run) and year and ingest order.
 namespace paperdb::search::internal {
 
 using index::PostingIterator;

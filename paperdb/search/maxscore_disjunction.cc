@@ -1,6 +1,3 @@
-// Evaluation::Disjunction(): a sum of clauses by MaxScore over block-max
-// windows, and the exact counts of unions (CountUnion, CountTermUnion).
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -12,6 +9,8 @@
 #include "paperdb/search/paired_docs.h"
 #include "paperdb/search/top_k.h"
 
+// Evaluation::Disjunction(): a sum of clauses by MaxScore over block-max
+// windows, and the exact counts of unions (CountUnion, CountTermUnion).
 namespace paperdb::search::internal {
 
 absl::StatusOr<SearchHits> Evaluation::Disjunction(

@@ -1,5 +1,3 @@
-// PhraseIterator: construction, the DocIterator interface, and finding
-// candidates (docs holding every word) by leapfrog over lists or bitsets.
 #include "paperdb/search/phrase_iterator.h"
 
 #include <algorithm>
@@ -8,6 +6,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_join.h"
 
+// PhraseIterator: construction, the DocIterator interface, and finding
+// candidates (docs holding every word) by leapfrog over lists or bitsets.
 namespace paperdb::search::internal {
 
 PhraseIterator::PhraseIterator(const storage::Store& store,

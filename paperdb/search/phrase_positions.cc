@@ -1,9 +1,9 @@
-// PhraseIterator's position check: whether a candidate holds the phrase,
-// and how often (exact phrases, and sloppy ones within their window).
 #include <algorithm>
 
 #include "paperdb/search/phrase_iterator.h"
 
+// PhraseIterator's position check: whether a candidate holds the phrase,
+// and how often (exact phrases, and sloppy ones within their window).
 namespace paperdb::search::internal {
 
 bool PhraseIterator::DecodePositions(size_t i) {

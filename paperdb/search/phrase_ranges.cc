@@ -1,11 +1,11 @@
-// PhraseIterator's block-max skipping for exact phrases: doc ranges whose
-// bound cannot compete are skipped, and a competitive range's candidates
-// are filtered by each word's bitset and term frequencies before their
-// positions are read.
 #include <algorithm>
 
 #include "paperdb/search/phrase_iterator.h"
 
+// PhraseIterator's block-max skipping for exact phrases: doc ranges whose
+// bound cannot compete are skipped, and a competitive range's candidates
+// are filtered by each word's bitset and term frequencies before their
+// positions are read.
 namespace paperdb::search::internal {
 
 bool PhraseIterator::NextRange(uint32_t target) {

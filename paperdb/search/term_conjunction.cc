@@ -1,6 +1,3 @@
-// Evaluation::TermConjunction(): an AND of plain terms over posting lists
-// in memory, with block-max pruning and estimated totals.
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -10,6 +7,8 @@
 #include "paperdb/search/evaluation.h"
 #include "paperdb/search/top_k.h"
 
+// Evaluation::TermConjunction(): an AND of plain terms over posting lists
+// in memory, with block-max pruning and estimated totals.
 namespace paperdb::search::internal {
 
 absl::StatusOr<SearchHits> Evaluation::TermConjunction(
