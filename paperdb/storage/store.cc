@@ -19,22 +19,21 @@
 #include "absl/time/time.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/rocksdb_status.h"
+#include "paperdb/storage/store_internal.h"
 #include "rocksdb/db.h"
 #include "rocksdb/options.h"
 #include "rocksdb/slice.h"
 #include "rocksdb/table.h"
 #include "rocksdb/write_batch.h"
 
+// Store: opening and creating the store (primary or secondary), its schema,
+// bulk loads, flushes and compaction.
+
 namespace paperdb::storage {
 namespace {
 
-rocksdb::Slice ToSlice(absl::string_view s) {
-  return rocksdb::Slice(s.data(), s.size());
-}
-
-absl::string_view ToView(const rocksdb::Slice& s) {
-  return absl::string_view(s.data(), s.size());
-}
+using internal::ToSlice;
+using internal::ToView;
 
 rocksdb::ColumnFamilyOptions ColumnOptions() {
   rocksdb::ColumnFamilyOptions options;
@@ -47,86 +46,6 @@ rocksdb::ColumnFamilyOptions ColumnOptions() {
   options.table_factory = kFactory;
   options.compression = rocksdb::kLZ4Compression;
   return options;
-}
-
-// OK if every family of `db` holds the same batch stamp (or none); ABORTED
-// naming each family's stamp otherwise; INTERNAL on read errors.
-absl::Status CheckBatchStamps(
-    rocksdb::DB* db, const std::vector<rocksdb::ColumnFamilyHandle*>& handles,
-    const std::string& path) {
-  std::vector<std::string> stamps(handles.size());
-  for (size_t i = 0; i < handles.size(); ++i) {
-    const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), handles[i],
-                                      ToSlice(kBatchStampKey), &stamps[i]);
-    if (s.IsNotFound()) {
-      stamps[i].clear();
-    } else if (!s.ok()) {
-      return FromRocksDbStatus(s, "reading batch stamps");
-    }
-  }
-  if (std::all_of(stamps.begin(), stamps.end(),
-                  [&](const std::string& s) { return s == stamps[0]; })) {
-    return absl::OkStatus();
-  }
-  std::vector<std::string> named;
-  for (size_t i = 0; i < stamps.size(); ++i) {
-    named.push_back(absl::StrCat(
-        ColumnName(static_cast<Column>(i)), " at ",
-        stamps[i].empty() ? "none" : absl::BytesToHexString(stamps[i])));
-  }
-  return absl::AbortedError(absl::StrCat(
-      "store ", path, ": its column families show different writes (",
-      absl::StrJoin(named, ", "), "), a partial view of the writer's work"));
-}
-
-// The unique id RocksDB writes when it creates a database ("" if absent).
-std::string ReadIdentity(const std::string& path) {
-  std::ifstream in(std::filesystem::path(path) / "IDENTITY");
-  std::string identity;
-  std::getline(in, identity);
-  return identity;
-}
-
-// What a secondary must reopen for: the primary's write-ahead logs, whose set
-// changes when the primary switches memtables (a flush) or reopens the
-// store, and its current MANIFEST (named in CURRENT), which changes when it
-// reopens or rolls the MANIFEST over. RocksDB 7.8's TryCatchUpWithPrimary
-// can then keep serving entries it replayed from an old log over newer
-// flushed ones, or miss edits of a new MANIFEST (facebook/rocksdb#14444,
-// #7815); a fresh secondary reads the state as it is.
-std::string PrimaryFingerprint(const std::string& path) {
-  std::ifstream in(std::filesystem::path(path) / "CURRENT");
-  std::string fingerprint;
-  std::getline(in, fingerprint);
-  std::vector<std::string> logs;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-    const std::string name = entry.path().filename().string();
-    if (absl::EndsWith(name, ".log")) logs.push_back(name);
-  }
-  std::sort(logs.begin(), logs.end());
-  for (const std::string& log : logs) absl::StrAppend(&fingerprint, " ", log);
-  return fingerprint;
-}
-
-// Everything a secondary could have to catch up with: the fingerprint, the
-// store's identity, and the sizes of the write-ahead logs (appended to on
-// every write) and MANIFESTs (appended to on every flush and compaction).
-std::string PrimaryChangeStamp(const std::string& path) {
-  std::vector<std::string> files;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
-    const std::string name = entry.path().filename().string();
-    if (!absl::EndsWith(name, ".log") && !absl::StartsWith(name, "MANIFEST-")) {
-      continue;
-    }
-    std::error_code size_error;
-    const uintmax_t size = std::filesystem::file_size(entry.path(), size_error);
-    files.push_back(absl::StrCat(name, ":", size_error ? 0 : size));
-  }
-  std::sort(files.begin(), files.end());
-  return absl::StrCat(PrimaryFingerprint(path), "|", ReadIdentity(path), "|",
-                      absl::StrJoin(files, " "));
 }
 
 bool IsOurColumn(absl::string_view name) {
@@ -196,6 +115,10 @@ absl::StatusOr<bool> HasDefaultFamilyData(
   return has_data;
 }
 
+}  // namespace
+
+namespace internal {
+
 std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   descriptors.emplace_back(rocksdb::kDefaultColumnFamilyName, ColumnOptions());
@@ -206,69 +129,18 @@ std::vector<rocksdb::ColumnFamilyDescriptor> Descriptors() {
   return descriptors;
 }
 
-}  // namespace
-
-WriteBatch::WriteBatch(const Store& store)
-    : store_(&store), rep_(std::make_unique<rocksdb::WriteBatch>()) {
-  if (store.secondary_) return;  // Write() refuses the batch.
-  const uint64_t random = absl::Uniform<uint64_t>(absl::BitGen());
-  std::string stamp(sizeof(random), '\0');
-  for (size_t i = 0; i < sizeof(random); ++i) {
-    stamp[i] = static_cast<char>(random >> (8 * i));
-  }
-  for (int i = 0; i < kColumnCount; ++i) {
-    Put(static_cast<Column>(i), kBatchStampKey, stamp);
-  }
-}
-WriteBatch::~WriteBatch() = default;
-
-void WriteBatch::Put(Column column, absl::string_view key,
-                     absl::string_view value) {
-  const rocksdb::Status s = rep_->Put(
-      store_->handles_[static_cast<int>(column)], ToSlice(key), ToSlice(value));
-  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
+std::string ReadIdentity(const std::string& path) {
+  std::ifstream in(std::filesystem::path(path) / "IDENTITY");
+  std::string identity;
+  std::getline(in, identity);
+  return identity;
 }
 
-void WriteBatch::Put(Column column, absl::string_view key,
-                     absl::Span<const absl::string_view> value_parts) {
-  absl::InlinedVector<rocksdb::Slice, 4> slices;
-  for (absl::string_view part : value_parts) slices.push_back(ToSlice(part));
-  const rocksdb::Slice key_slice = ToSlice(key);
-  const rocksdb::Status s = rep_->Put(
-      store_->handles_[static_cast<int>(column)],
-      rocksdb::SliceParts(&key_slice, 1),
-      rocksdb::SliceParts(slices.data(), static_cast<int>(slices.size())));
-  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch put");
-}
+}  // namespace internal
 
-void WriteBatch::Delete(Column column, absl::string_view key) {
-  const rocksdb::Status s =
-      rep_->Delete(store_->handles_[static_cast<int>(column)], ToSlice(key));
-  if (!s.ok() && status_.ok()) status_ = FromRocksDbStatus(s, "batch delete");
-}
-
-size_t WriteBatch::ByteSize() const { return rep_->GetDataSize(); }
-
-StoreIterator::StoreIterator(std::unique_ptr<rocksdb::Iterator> it)
-    : it_(std::move(it)) {}
-StoreIterator::~StoreIterator() = default;
-void StoreIterator::Seek(absl::string_view target) {
-  it_->Seek(ToSlice(target));
-}
-void StoreIterator::SeekForPrev(absl::string_view target) {
-  it_->SeekForPrev(ToSlice(target));
-  if (it_->Valid() && ToView(it_->key()) == kBatchStampKey) it_->Prev();
-}
-// The stamp sorts last: a scan that reaches it is at its end.
-bool StoreIterator::Valid() const {
-  return it_->Valid() && ToView(it_->key()) != kBatchStampKey;
-}
-void StoreIterator::Next() { it_->Next(); }
-absl::string_view StoreIterator::key() const { return ToView(it_->key()); }
-absl::string_view StoreIterator::value() const { return ToView(it_->value()); }
-absl::Status StoreIterator::status() const {
-  return FromRocksDbStatus(it_->status(), "iterating store");
-}
+using internal::Descriptors;
+using internal::PrimaryChangeStamp;
+using internal::ReadIdentity;
 
 uint64_t Store::NextInstanceId() {
   static std::atomic<uint64_t> next{1};
@@ -432,211 +304,6 @@ absl::Status Store::CheckSchema(bool create) {
                      ": ingest the files again into a new directory"));
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<std::string> Store::Get(Column column,
-                                       absl::string_view key) const {
-  std::string value;
-  const rocksdb::Status s =
-      db_->Get(rocksdb::ReadOptions(), handles_[static_cast<int>(column)],
-               ToSlice(key), &value);
-  if (!s.ok()) {
-    return FromRocksDbStatus(s, absl::StrCat("reading ", ColumnName(column)));
-  }
-  return value;
-}
-
-absl::Status Store::MultiGet(
-    Column column, const std::vector<std::string>& keys,
-    const std::function<absl::Status(size_t, absl::string_view)>& visit) const {
-  std::vector<rocksdb::Slice> slices;
-  slices.reserve(keys.size());
-  for (const std::string& key : keys) slices.push_back(ToSlice(key));
-  std::vector<rocksdb::PinnableSlice> values(keys.size());
-  std::vector<rocksdb::Status> statuses(keys.size());
-  db_->MultiGet(rocksdb::ReadOptions(), handles_[static_cast<int>(column)],
-                keys.size(), slices.data(), values.data(), statuses.data());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    if (!statuses[i].ok()) {
-      return FromRocksDbStatus(statuses[i],
-                               absl::StrCat("reading ", ColumnName(column)));
-    }
-    PAPERDB_RETURN_IF_ERROR(
-        visit(i, absl::string_view(values[i].data(), values[i].size())));
-  }
-  return absl::OkStatus();
-}
-
-absl::Status Store::Write(const WriteBatch& batch) {
-  if (secondary_) {
-    return absl::InvalidArgumentError("store is open read-only (secondary)");
-  }
-  if (batch.store_ != this) {
-    return absl::InvalidArgumentError("write batch made for another store");
-  }
-  PAPERDB_RETURN_IF_ERROR(batch.status_);
-  rocksdb::WriteOptions options;
-  options.sync = true;
-  // RocksDB stamps the batch's sequence number in place: the puts and
-  // deletes it holds are unchanged.
-  return FromRocksDbStatus(db_->Write(options, batch.rep_.get()),
-                           "writing batch");
-}
-
-std::unique_ptr<StoreIterator> Store::NewIterator(Column column) const {
-  return std::make_unique<StoreIterator>(
-      std::unique_ptr<rocksdb::Iterator>(db_->NewIterator(
-          rocksdb::ReadOptions(), handles_[static_cast<int>(column)])));
-}
-
-absl::Status Store::OpenSecondaryInstance(SecondaryInstance* out) const {
-  // Taken before opening: a change in between shows at the next CatchUp().
-  out->fingerprint = PrimaryFingerprint(path_);
-  std::error_code ignored;
-  std::filesystem::create_directories(secondary_path_, ignored);
-  rocksdb::DBOptions options;
-  options.max_open_files = -1;  // Required by secondary instances.
-  // A secondary logs every catch-up: rotate its info log by size.
-  options.max_log_file_size = 8 << 20;
-  options.keep_log_file_num = 3;
-  std::vector<rocksdb::ColumnFamilyHandle*> handles;
-  rocksdb::DB* db = nullptr;
-  const rocksdb::Status s = rocksdb::DB::OpenAsSecondary(
-      options, path_, secondary_path_, Descriptors(), &handles, &db);
-  if (!s.ok()) {
-    return FromRocksDbStatus(
-        s, absl::StrCat("opening store ", path_, " as secondary"));
-  }
-  out->db.reset(db);
-  out->db->DestroyColumnFamilyHandle(handles[0]);
-  out->handles.assign(handles.begin() + 1, handles.end());
-  return absl::OkStatus();
-}
-
-void Store::CloseInstance(SecondaryInstance* instance) {
-  if (instance->db == nullptr) return;
-  for (rocksdb::ColumnFamilyHandle* handle : instance->handles) {
-    instance->db->DestroyColumnFamilyHandle(handle);
-  }
-  instance->handles.clear();
-  instance->db->Close().PermitUncheckedError();
-  instance->db.reset();
-}
-
-void Store::Adopt(SecondaryInstance instance) {
-  CloseDb();
-  db_ = std::move(instance.db);
-  handles_ = std::move(instance.handles);
-  fingerprint_ = std::move(instance.fingerprint);
-  instance_id_ = NextInstanceId();
-}
-
-absl::Status Store::OpenSecondaryDb() {
-  SecondaryInstance instance;
-  PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&instance));
-  return AdoptConsistent(std::move(instance));
-}
-
-absl::Status Store::AdoptConsistent(SecondaryInstance candidate) {
-  // RocksDB 7.8 secondaries that open or catch up while a writer flushes or
-  // closes can show one family at one write and another at a later one
-  // (facebook/rocksdb#14444); a fresh instance a little later reads the
-  // state as it is.
-  constexpr int kAttempts = 7;
-  absl::Status agree = absl::AbortedError("no instance opened");
-  for (int attempt = 0; attempt <= kAttempts; ++attempt) {
-    if (candidate.db != nullptr) {
-      agree = CheckBatchStamps(candidate.db.get(), candidate.handles, path_);
-      if (agree.ok()) {
-        Adopt(std::move(candidate));
-        return absl::OkStatus();
-      }
-      CloseInstance(&candidate);
-      if (!absl::IsAborted(agree)) return agree;
-    }
-    if (attempt == kAttempts) break;
-    absl::SleepFor(absl::Milliseconds(1 << attempt));
-    PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&candidate));
-  }
-  return absl::AbortedError(absl::StrCat(agree.message(), "; ", kAttempts,
-                                         " fresh instances showed the same"));
-}
-
-void Store::CloseDb() {
-  if (db_ == nullptr) return;
-  for (rocksdb::ColumnFamilyHandle* handle : handles_) {
-    db_->DestroyColumnFamilyHandle(handle);
-  }
-  handles_.clear();
-  db_->Close().PermitUncheckedError();
-  db_.reset();
-}
-
-absl::Status Store::PrepareCatchUp() {
-  if (!secondary_) return absl::OkStatus();
-  absl::MutexLock lock(&catch_up_mu_);
-  const std::string fingerprint = PrimaryFingerprint(path_);
-  if (fingerprint == fingerprint_ || ReadIdentity(path_) != identity_ ||
-      (pending_.db != nullptr && pending_.fingerprint == fingerprint)) {
-    return absl::OkStatus();
-  }
-  CloseInstance(&pending_);
-  return OpenSecondaryInstance(&pending_);
-}
-
-bool Store::WriterChangedSinceCatchUp() {
-  if (!secondary_) return false;
-  absl::MutexLock lock(&catch_up_mu_);
-  return PrimaryChangeStamp(path_) != caught_up_stamp_;
-}
-
-absl::Status Store::CatchUp() {
-  if (!secondary_) return absl::OkStatus();
-  absl::MutexLock lock(&catch_up_mu_);
-  // Taken first: a change made during the catch-up shows at the next check.
-  const std::string stamp = PrimaryChangeStamp(path_);
-  absl::Status status = CatchUpLocked();
-  if (status.ok()) caught_up_stamp_ = stamp;
-  return status;
-}
-
-absl::Status Store::CatchUpLocked() {
-  // A secondary instance cannot follow a store that was deleted and
-  // recreated at the same path: it would keep serving the old one.
-  if (ReadIdentity(path_) != identity_) {
-    CloseInstance(&pending_);
-    replaced_.store(true, std::memory_order_release);
-    return absl::FailedPreconditionError(
-        absl::StrCat("store ", path_,
-                     " was removed or replaced since it was opened; "
-                     "restart to serve the new one"));
-  }
-  const std::string fingerprint = PrimaryFingerprint(path_);
-  SecondaryInstance fresh;
-  if (pending_.db != nullptr && pending_.fingerprint == fingerprint) {
-    // Opened by PrepareCatchUp() since the writer's last flush: take in what
-    // the writer logged after it opened, then switch to it.
-    fresh = std::move(pending_);
-    pending_ = SecondaryInstance();
-    const rocksdb::Status s = fresh.db->TryCatchUpWithPrimary();
-    if (!s.ok()) {
-      CloseInstance(&fresh);
-      return FromRocksDbStatus(s, "catching up with writer");
-    }
-  } else {
-    CloseInstance(&pending_);
-    if (fingerprint != fingerprint_) {
-      // The writer flushed or reopened the store: read it afresh. On
-      // failure the old instance keeps serving.
-      PAPERDB_RETURN_IF_ERROR(OpenSecondaryInstance(&fresh));
-    } else {
-      PAPERDB_RETURN_IF_ERROR(FromRocksDbStatus(db_->TryCatchUpWithPrimary(),
-                                                "catching up with writer"));
-      const absl::Status agree = CheckBatchStamps(db_.get(), handles_, path_);
-      if (!absl::IsAborted(agree)) return agree;
-    }
-  }
-  return AdoptConsistent(std::move(fresh));
 }
 
 absl::Status Store::BeginBulkLoad() {
