@@ -20,6 +20,7 @@ tarball="$WORK/base/debian-$codename-minbase.tar"
 
 # The mirror: the first apt source serving this release's main suite.
 mirror() {
+  # shellcheck disable=SC2016  # apt's own $(...) placeholders.
   apt-get indextargets --format '$(REPO_URI) $(RELEASE)' | awk -v r="$codename" '$2 == r { print $1; exit }'
 }
 if [[ ! -s $tarball ]]; then

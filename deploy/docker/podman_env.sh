@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by deploy/docker/run_check.sh, deploy/docker/base_image.sh and
 # deploy/k8s/play_check.sh: common settings and helpers.
 #   WORK      where they keep state: ${BUILD_DIR:-build}/podman (git-ignored)
@@ -37,4 +38,35 @@ need_packages() {
   echo "installing ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# A query and its expected best result and total over data/ (found by running
+# it), checked by run_check.sh and play_check.sh.
+# shellcheck disable=SC2034  # Used by the scripts that source this file.
+QUERY="dataset distillation"
+# shellcheck disable=SC2034
+QUERY_FIRST_ID=iclr2024-57d2834f0813070e
+# shellcheck disable=SC2034
+QUERY_TOTAL=24
+
+# call ADDR TOKEN METHOD [ARGS...]: tools/grpc_call.py from the host; no
+# authorization header if TOKEN is empty; killed after CALL_TIMEOUT seconds.
+call() {
+  local addr=$1 token=$2 method=$3 header=()
+  shift 3
+  [[ -z $token ]] || header=(-H "authorization: Bearer $token")
+  timeout "${CALL_TIMEOUT:-60}" /usr/bin/python3 "$repo/tools/grpc_call.py" "$addr" call "$method" "${header[@]}" "$@"
+}
+# json EXPR: prints the Python expression EXPR(s) over the JSON `d` on stdin.
+json() { python3 -c "import json, sys; d = json.load(sys.stdin); print(*[$1])"; }
+# search ADDR TOKEN QUERY: prints "FIRST_ID TOTAL".
+search() {
+  call "$1" "$2" paperdb.v1.QueryService/SearchPapers -d "{\"query\": \"$3\", \"page_size\": 3}" |
+    json 'd["results"][0]["paper"]["id"], d.get("totalSize", "0")'
+}
+# stream FILE: the IngestFile messages for FILE on stdout, as in README.
+stream() {
+  printf '{"file_name": "%s"}' "$(basename "$1")"
+  # shellcheck disable=SC2016  # $(base64) runs in split's filter shell.
+  split -b 1M --filter='printf "{\"content\": \"%s\"}" "$(base64 -w0)"' "$1"
 }

@@ -27,10 +27,6 @@ INGEST_PORT=${INGEST_PORT:-56272}
 NAME=paperdb-ci  # Prefix of every container and volume made here.
 READ_TOKEN=ci-read-token-NOT-A-SECRET
 WRITE_TOKEN=ci-write-token-NOT-A-SECRET
-# A query and its expected best result in data/ (found by running it).
-QUERY="dataset distillation"
-QUERY_FIRST_ID=iclr2024-57d2834f0813070e
-QUERY_TOTAL=24
 need_packages podman runc debootstrap python3-grpcio python3-grpc-tools
 
 cleanup() {
@@ -38,6 +34,8 @@ cleanup() {
   podman volume rm -f "$NAME-store" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 cleanup
 t0=$SECONDS
 
@@ -106,25 +104,13 @@ expect_eq "query_service's uid" "$(podman exec "$NAME-query" id -u)" 10001
 podman exec "$NAME-query" touch /probe 2>/dev/null && fail "the root filesystem is writable"
 ok "root filesystem read-only"
 
-call() {  # PORT TOKEN METHOD [ARGS...]: tools/grpc_call.py from the host
-  local port=$1 token=$2 method=$3 header=()
-  shift 3
-  [[ -z $token ]] || header=(-H "authorization: Bearer $token")
-  /usr/bin/python3 tools/grpc_call.py "127.0.0.1:$port" call "$method" "${header[@]}" "$@"
-}
-json() { python3 -c "import json, sys; d = json.load(sys.stdin); print(*[$1])"; }
-search() {  # QUERY -> "FIRST_ID TOTAL"
-  call "$QUERY_PORT" "$READ_TOKEN" paperdb.v1.QueryService/SearchPapers \
-    -d "{\"query\": \"$1\", \"page_size\": 3}" | json 'd["results"][0]["paper"]["id"], d.get("totalSize", "0")'
-}
-
 step "search from the host (tools/grpc_call.py)"
-health=$(call "$QUERY_PORT" "" grpc.health.v1.Health/Check -d '{"service": "paperdb.v1.QueryService"}' | json 'd["status"]')
+health=$(call "127.0.0.1:$QUERY_PORT" "" grpc.health.v1.Health/Check -d '{"service": "paperdb.v1.QueryService"}' | json 'd["status"]')
 expect_eq "Health/Check paperdb.v1.QueryService" "$health" SERVING
-read -r first total <<<"$(search "$QUERY")"
+read -r first total <<<"$(search "127.0.0.1:$QUERY_PORT" "$READ_TOKEN" "$QUERY")"
 expect_eq "first id of '$QUERY'" "$first" "$QUERY_FIRST_ID"
 expect_eq "total of '$QUERY'" "$total" "$QUERY_TOTAL"
-denied=$(call "$QUERY_PORT" "" paperdb.v1.QueryService/SearchPapers -d '{"query": "x"}' 2>&1 || true)
+denied=$(call "127.0.0.1:$QUERY_PORT" "" paperdb.v1.QueryService/SearchPapers -d '{"query": "x"}' 2>&1 || true)
 grep -q "Code: Unauthenticated" <<<"$denied" || fail "search without a token: $denied"
 ok "search without a token: UNAUTHENTICATED"
 
@@ -132,17 +118,13 @@ step "a file streamed to ingest_service serve with the write token"
 streamed="$WORK/ci_streamed.txt"
 printf 'NeurIPS 2025 论文列表\n\n%s\n' "We study quokkanomic relaxation, a container-tested method for \
 sparse retrieval over abstracts, and show that quokkanomic schedules converge." >"$streamed"
-stream() {  # FILE: the IngestFile messages on stdout, as in README
-  printf '{"file_name": "%s"}' "$(basename "$1")"
-  split -b 1M --filter='printf "{\"content\": \"%s\"}" "$(base64 -w0)"' "$1"
-}
-denied=$(stream "$streamed" | call "$INGEST_PORT" "$READ_TOKEN" paperdb.v1.IngestService/IngestFile -d @ 2>&1 || true)
+denied=$(stream "$streamed" | call "127.0.0.1:$INGEST_PORT" "$READ_TOKEN" paperdb.v1.IngestService/IngestFile -d @ 2>&1 || true)
 grep -q "Code: PermissionDenied" <<<"$denied" || fail "IngestFile with the read token: $denied"
 ok "IngestFile with the read token: PERMISSION_DENIED"
-added=$(stream "$streamed" | call "$INGEST_PORT" "$WRITE_TOKEN" paperdb.v1.IngestService/IngestFile -d @ | json 'd.get("added", 0)')
+added=$(stream "$streamed" | call "127.0.0.1:$INGEST_PORT" "$WRITE_TOKEN" paperdb.v1.IngestService/IngestFile -d @ | json 'd.get("added", 0)')
 expect_eq "IngestFile added" "$added" 1
 for i in $(seq 20); do  # query_service catches up every 500 ms
-  total=$(search quokkanomic 2>/dev/null | cut -d' ' -f2) && [[ $total == 1 ]] && break
+  total=$(search "127.0.0.1:$QUERY_PORT" "$READ_TOKEN" quokkanomic 2>/dev/null | cut -d' ' -f2) && [[ $total == 1 ]] && break
   sleep 0.5
 done
 expect_eq "query_service total for the streamed word" "$total" 1
