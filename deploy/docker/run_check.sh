@@ -16,7 +16,8 @@
 #     from the host with tools/grpc_call.py (first id, total); the token
 #     checks; the image's own `probe` on both servers; a file streamed to
 #     `ingest_service serve` with the write token, searchable on query_service
-#     after catch-up; SIGTERM: both drain and exit 0; `verify` again (77).
+#     after catch-up; SIGTERM while a 20 MB file is being ingested: the call
+#     completes (12,000 added) and both servers exit 0; `verify` (12,077).
 # SKIP_BUILD=1 reuses the image built last. Exits non-zero with a FAIL line on the first failed check. Cleans up its
 # containers and volume, also on failure.
 set -euo pipefail
@@ -27,7 +28,7 @@ INGEST_PORT=${INGEST_PORT:-56272}
 NAME=paperdb-ci  # Prefix of every container and volume made here.
 READ_TOKEN=ci-read-token-NOT-A-SECRET
 WRITE_TOKEN=ci-write-token-NOT-A-SECRET
-need_packages podman runc debootstrap python3-grpcio python3-grpc-tools
+need_packages podman runc debootstrap python3-grpcio python3-grpc-tools wamerican
 
 cleanup() {
   podman rm -f -t 0 "$NAME-query" "$NAME-ingest" >/dev/null 2>&1 || true
@@ -129,15 +130,32 @@ for i in $(seq 20); do  # query_service catches up every 500 ms
 done
 expect_eq "query_service total for the streamed word" "$total" 1
 
-step "SIGTERM: both drain and exit 0"
-podman stop -t 60 "$NAME-query" "$NAME-ingest" >/dev/null
+step "SIGTERM during an IngestFile call: the call is drained, not cut; both exit 0"
+# 12,000 generated abstracts (20 MB) keep the writer busy for seconds.
+python3 bench/gen_corpus.py --count 12000 --per_file 12000 --out "$WORK/drain" >/dev/null
+big=("$WORK/drain"/*.txt)
+{ stream "${big[0]}" | call "127.0.0.1:$INGEST_PORT" "$WRITE_TOKEN" paperdb.v1.IngestService/IngestFile -d @ \
+    >"$WORK/drain/reply.json" 2>&1; } &
+client=$!
+sleep 2  # The client has started and sent the file; the writer is ingesting it.
+podman kill --signal TERM "$NAME-ingest" >/dev/null
+podman stop -t 60 "$NAME-query" >/dev/null
+wait "$client" || fail "IngestFile in flight at SIGTERM failed: $(head -c 300 "$WORK/drain/reply.json")" \
+  "(if UNAVAILABLE, the signal came before the call reached the writer)"
+expect_eq "IngestFile in flight at SIGTERM: added" "$(json 'd.get("added", 0)' <"$WORK/drain/reply.json")" 12000
+podman wait "$NAME-ingest" >/dev/null
 for c in query ingest; do
   expect_eq "$c exit code after SIGTERM" "$(podman inspect -f '{{.State.ExitCode}}' "$NAME-$c")" 0
   logs=$(podman logs "$NAME-$c" 2>&1)
   grep -q '"signal 15: .*draining' <<<"$logs" || fail "$c logged no drain after SIGTERM"
 done
 ok "both logged 'signal 15: ... draining'"
-verify 5 77
+# The writer's log: the signal, then the access-log line of the call it drained.
+last=$(grep -e '"signal 15' -e '"rpc".*IngestFile' <<<"$logs" | tail -2)
+[[ $(head -1 <<<"$last") == *'"signal 15'* && $(tail -1 <<<"$last") == *IngestFile* ]] ||
+  fail "the writer did not log the signal, then the end of the call: $last"
+ok "the writer logged the signal, then the end of the call in flight"
+verify 6 12077
 
 t_total=$((SECONDS - t0))
 printf '\nrun_check.sh: all checks passed in %d s (base images %d s, podman build %d s, runs %d s)\n' \
