@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks that deploy/docker/Dockerfile stays in sync with how CI builds
-# paperdb (there is no Docker engine on our machines, so the image itself is
-# never built in CI):
+# paperdb (statically and in seconds; deploy/docker/run_check.sh then builds
+# the image with podman and runs it):
 #   1. the build stage runs tools/install_deps.sh and tools/build.sh, the
 #      scripts CI runs, on the same Debian release as this machine;
 #   2. the runtime stage installs the Debian package of every shared library
