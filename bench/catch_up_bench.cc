@@ -21,6 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
+#include "bench/latency_table.h"
 #include "ingest_service/ingester.h"
 #include "paperdb/index/index_writer.h"
 #include "paperdb/storage/store.h"
@@ -45,11 +46,7 @@ std::string FileContent(const std::string& marker, int papers) {
   return content;
 }
 
-double Percentile(std::vector<double> values, double p) {
-  std::sort(values.begin(), values.end());
-  return values[std::min(values.size() - 1,
-                         static_cast<size_t>(p * values.size()))];
-}
+using paperdb::bench::Percentile;
 
 }  // namespace
 

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "bench/latency_table.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/ingester.h"
 
@@ -38,12 +39,6 @@ ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
 ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 
 namespace {
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
-}
 
 bool Exec(sqlite3* db, const char* sql) {
   char* error = nullptr;
@@ -125,13 +120,9 @@ std::string ToFts5(const std::string& query) {
 }
 
 int Search(sqlite3* db) {
-  std::vector<std::pair<std::string, std::string>> queries;
-  std::ifstream in(absl::GetFlag(FLAGS_queries));
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    queries.emplace_back(line.substr(0, tab), ToFts5(line.substr(tab + 1)));
-  }
+  std::vector<std::pair<std::string, std::string>> queries =
+      paperdb::bench::ReadQueries(absl::GetFlag(FLAGS_queries));
+  for (auto& [kind, query] : queries) query = ToFts5(query);
   sqlite3_stmt* search = nullptr;
   if (sqlite3_prepare_v2(db,
                          "SELECT rowid FROM papers WHERE papers MATCH ? "
@@ -167,17 +158,7 @@ int Search(sqlite3* db) {
     }
   }
   sqlite3_finalize(search);
-  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
-              "p99_ms");
-  std::vector<double> all;
-  for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
-                Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
-    all.insert(all.end(), v.begin(), v.end());
-  }
-  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
-              Percentile(all, 0.5), Percentile(all, 0.95),
-              Percentile(all, 0.99));
+  paperdb::bench::PrintLatencyTable(latency_ms);
   std::printf("(rows returned over all runs: %llu)\n",
               static_cast<unsigned long long>(rows));
   return 0;

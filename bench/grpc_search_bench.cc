@@ -22,6 +22,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/match.h"
+#include "bench/latency_table.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
 
@@ -29,29 +30,14 @@ ABSL_FLAG(std::string, target, "", "query_service address, host:port");
 ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
 ABSL_FLAG(int, passes, 1, "timed passes over the query set");
 
-namespace {
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
-  return v[i];
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) {
   paperdb::SetUpFlagsUsage(
       "grpc_search_bench --target=HOST:PORT --queries=FILE");
   absl::ParseCommandLine(argc, argv);
-  std::vector<std::pair<std::string, std::string>> queries;
-  std::ifstream in(absl::GetFlag(FLAGS_queries));
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    if (tab != std::string::npos) {
-      queries.emplace_back(line.substr(0, tab), line.substr(tab + 1));
-    }
-  }
+  const std::vector<std::pair<std::string, std::string>> queries =
+      paperdb::bench::ReadQueries(absl::GetFlag(FLAGS_queries));
   auto stub = paperdb::v1::QueryService::NewStub(grpc::CreateChannel(
       absl::GetFlag(FLAGS_target), grpc::InsecureChannelCredentials()));
   std::map<std::string, std::vector<double>> latency_ms;
@@ -88,17 +74,7 @@ int main(int argc, char** argv) {
           std::chrono::duration<double, std::milli>(end - start).count());
     }
   }
-  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
-              "p99_ms");
-  std::vector<double> all;
-  for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
-                Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
-    all.insert(all.end(), v.begin(), v.end());
-  }
-  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
-              Percentile(all, 0.5), Percentile(all, 0.95),
-              Percentile(all, 0.99));
+  paperdb::bench::PrintLatencyTable(latency_ms);
   std::printf("(results returned over all runs: %llu)\n",
               static_cast<unsigned long long>(results));
   return 0;

@@ -30,6 +30,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "bench/latency_table.h"
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/search/query_expander.h"
@@ -57,16 +58,7 @@ ABSL_FLAG(bool, check_totals, false,
 ABSL_FLAG(int, posting_cache_mib, 512,
           "posting lists kept between searches, MiB (query_service's default)");
 
-namespace {
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t i = std::min(v.size() - 1, static_cast<size_t>(p * v.size()));
-  return v[i];
-}
-
-}  // namespace
+namespace {}  // namespace
 
 int main(int argc, char** argv) {
   paperdb::SetUpFlagsUsage("search_bench --db=DIR --queries=FILE");
@@ -82,14 +74,12 @@ int main(int argc, char** argv) {
   }
   std::vector<std::pair<std::string, paperdb::search::Query>> queries;
   std::vector<std::string> texts;  // As written, for --per_query.
-  std::ifstream in(absl::GetFlag(FLAGS_queries));
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    auto query = paperdb::search::ParseQuery(line.substr(tab + 1));
+  for (const auto& [kind, text] :
+       paperdb::bench::ReadQueries(absl::GetFlag(FLAGS_queries))) {
+    auto query = paperdb::search::ParseQuery(text);
     if (!query.ok()) continue;
-    queries.emplace_back(line.substr(0, tab), *std::move(query));
-    texts.push_back(line.substr(tab + 1));
+    queries.emplace_back(kind, *std::move(query));
+    texts.push_back(text);
   }
   paperdb::index::PostingCache::Default().SetCapacity(
       static_cast<size_t>(absl::GetFlag(FLAGS_posting_cache_mib)) << 20);
@@ -145,17 +135,7 @@ int main(int argc, char** argv) {
       query_hits[i] = *std::move(hits);
     }
   }
-  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
-              "p99_ms");
-  std::vector<double> all;
-  for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
-                Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
-    all.insert(all.end(), v.begin(), v.end());
-  }
-  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
-              Percentile(all, 0.5), Percentile(all, 0.95),
-              Percentile(all, 0.99));
+  paperdb::bench::PrintLatencyTable(latency_ms);
   if (absl::GetFlag(FLAGS_check_totals)) {
     // Each estimated total against the exact count of the same query.
     std::vector<double> errors;  // |estimate / exact - 1|, in percent.
@@ -188,8 +168,9 @@ int main(int argc, char** argv) {
     std::printf(
         "estimated totals: %zu of %zu queries; error p50 %.1f%%, p90 %.1f%%, "
         "max %.1f%%\n",
-        estimated, queries.size(), errors.empty() ? 0 : Percentile(errors, 0.5),
-        errors.empty() ? 0 : Percentile(errors, 0.9),
+        estimated, queries.size(),
+        errors.empty() ? 0 : paperdb::bench::Percentile(errors, 0.5),
+        errors.empty() ? 0 : paperdb::bench::Percentile(errors, 0.9),
         errors.empty() ? 0 : *std::max_element(errors.begin(), errors.end()));
   }
   if (absl::GetFlag(FLAGS_check_top)) {
@@ -227,7 +208,7 @@ int main(int argc, char** argv) {
     std::vector<std::pair<double, size_t>> slowest;
     for (size_t i = 0; i < queries.size(); ++i) {
       if (!query_ms[i].empty()) {
-        slowest.emplace_back(Percentile(query_ms[i], 0.5), i);
+        slowest.emplace_back(paperdb::bench::Percentile(query_ms[i], 0.5), i);
       }
     }
     std::sort(slowest.rbegin(), slowest.rend());

@@ -28,6 +28,7 @@
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "bench/latency_table.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/ingester.h"
 
@@ -36,12 +37,6 @@ ABSL_FLAG(std::string, queries, "", "file of <kind>TAB<query> lines");
 ABSL_FLAG(int, passes, 3, "timed passes over the query set");
 
 namespace {
-
-double Percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * v.size()))];
-}
 
 int Ingest(const std::vector<std::string>& paths) {
   auto files = paperdb::ingest::ListInputFiles(paths);
@@ -84,15 +79,11 @@ int Search() {
   parser.set_default_op(Xapian::Query::OP_AND);
   parser.set_database(db);
   std::vector<std::pair<std::string, Xapian::Query>> queries;
-  std::ifstream in(absl::GetFlag(FLAGS_queries));
-  for (std::string line; std::getline(in, line);) {
-    const size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
+  for (const auto& [kind, text] :
+       paperdb::bench::ReadQueries(absl::GetFlag(FLAGS_queries))) {
     queries.emplace_back(
-        line.substr(0, tab),
-        parser.parse_query(line.substr(tab + 1),
-                           Xapian::QueryParser::FLAG_PHRASE |
-                               Xapian::QueryParser::FLAG_DEFAULT));
+        kind, parser.parse_query(text, Xapian::QueryParser::FLAG_PHRASE |
+                                           Xapian::QueryParser::FLAG_DEFAULT));
   }
   Xapian::Enquire enquire(db);
   enquire.set_weighting_scheme(Xapian::BM25Weight());
@@ -114,17 +105,7 @@ int Search() {
           std::chrono::duration<double, std::milli>(end - start).count());
     }
   }
-  std::printf("%-10s %7s %9s %9s %9s\n", "kind", "queries", "p50_ms", "p95_ms",
-              "p99_ms");
-  std::vector<double> all;
-  for (const auto& [kind, v] : latency_ms) {
-    std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", kind.c_str(), v.size(),
-                Percentile(v, 0.5), Percentile(v, 0.95), Percentile(v, 0.99));
-    all.insert(all.end(), v.begin(), v.end());
-  }
-  std::printf("%-10s %7zu %9.3f %9.3f %9.3f\n", "all", all.size(),
-              Percentile(all, 0.5), Percentile(all, 0.95),
-              Percentile(all, 0.99));
+  paperdb::bench::PrintLatencyTable(latency_ms);
   std::printf("(rows returned over all runs: %llu)\n",
               static_cast<unsigned long long>(rows));
   return 0;
