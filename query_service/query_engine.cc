@@ -197,7 +197,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   storage::v1::ListPageState state;
   if (!request.page_token().empty()) {
     PAPERDB_ASSIGN_OR_RETURN(cursor,
-                             DecodePageCursor(request.page_token(), "list", 0));
+                             DecodePageCursor(request.page_token(), "list",
+                                              Hash64(store_->identity())));
     PAPERDB_ASSIGN_OR_RETURN(state, rpc::DecodeListPageState(cursor.state));
   }
   const uint64_t start = cursor.position;
@@ -223,7 +224,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
     if (i == static_cast<size_t>(page_size) ||
         (i > 0 && !budget.Take(ElementBytes(paper)))) {
       response->set_next_page_token(EncodePageToken(
-          "list", 0, PageCursor{records[i].first, state.SerializeAsString()}));
+          "list", Hash64(store_->identity()),
+          PageCursor{records[i].first, state.SerializeAsString()}));
       break;
     }
     *response->add_papers() = std::move(*records[i].second.mutable_paper());
@@ -321,10 +323,12 @@ absl::Status QueryEngine::SearchPapers(
   // What a page token is bound to, each part length-prefixed so that no
   // two requests share it (a hostile test found "neural" ordered by "year"
   // taking the token of "neuralyear").
+  // The store's identity too: its doc ids and statistics mean nothing to
+  // another store.
   const uint64_t fingerprint = Hash64(absl::StrCat(
       request.query().size(), ":", request.query(), request.order_by().size(),
       ":", request.order_by(), all_terms ? "all" : "some", ":",
-      static_cast<int>(semantic)));
+      static_cast<int>(semantic), ":", store_->identity()));
   // A next page continues after the last result of the previous one,
   // matched and scored as the first page was (search_page_state.h).
   std::optional<SearchPageState> previous;
@@ -396,7 +400,16 @@ absl::Status QueryEngine::SearchPapers(
     options.after = previous->after;
     options.pin = &previous->pin;
   }
-  const search::Query& query = concepts_only ? concepts.query : expanded.query;
+  // A later page searches the query the first page did, as expanded then
+  // (the dictionary may have changed what it expands to since).
+  search::Query pinned_query;
+  if (previous && previous->query) {
+    pinned_query.root = *previous->query;
+    pinned_query.text = request.query();
+  }
+  const search::Query& query = previous && previous->query ? pinned_query
+                               : concepts_only             ? concepts.query
+                                                           : expanded.query;
   PAPERDB_ASSIGN_OR_RETURN(search::SearchHits hits,
                            searcher.Search(query, options, cancelled));
   response->set_total_size(static_cast<int64_t>(hits.total));
@@ -519,6 +532,7 @@ absl::Status QueryEngine::SearchPapers(
     next.after.tier = !hits.any_terms && last >= hits.full_matches ? 1 : 0;
     next.after.doc = hits.top[last];
     next.pin = std::move(hits.pin);
+    next.query = query.root;
     next.first_total_size = previous ? previous->first_total_size : hits.total;
     next.first_total_size_estimated =
         previous ? previous->first_total_size_estimated : hits.total_estimated;

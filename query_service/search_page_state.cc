@@ -21,6 +21,70 @@ absl::Status InvalidToken(absl::string_view why) {
       "INVALID_PAGE_TOKEN");
 }
 
+void ToState(const search::QueryNode& node, storage::v1::QueryNodeState* out) {
+  out->set_kind(static_cast<uint32_t>(node.kind));
+  for (const std::string& t : node.terms) out->add_terms(t);
+  out->set_slop(node.slop);
+  out->set_field(node.field);
+  out->set_value(node.value);
+  out->set_value_end(node.value_end);
+  for (const search::QueryNode& child : node.children) {
+    ToState(child, out->add_children());
+  }
+  out->set_excluded(node.excluded);
+  out->set_dismax(node.dismax);
+  out->set_expansion(node.expansion);
+  out->set_acronym_of(node.acronym_of);
+  out->set_surface(node.surface);
+  out->set_surface_only(node.surface_only);
+  out->set_split_forms(node.split_forms);
+  out->set_concept_word(node.concept_word);
+  out->set_boost(node.boost);
+  for (const std::string& f : node.same_forms) out->add_same_forms(f);
+  for (const std::string& f : node.other_forms) out->add_other_forms(f);
+  out->set_unmarked_same(node.unmarked_same);
+  out->set_word(node.word);
+}
+
+// The node `state` holds; false if it is out of range.
+bool FromState(const storage::v1::QueryNodeState& state,
+               search::QueryNode* out) {
+  if (state.kind() > static_cast<uint32_t>(search::QueryNode::Kind::kOr)) {
+    return false;
+  }
+  out->kind = static_cast<search::QueryNode::Kind>(state.kind());
+  out->terms.assign(state.terms().begin(), state.terms().end());
+  // Every leaf the searcher reads names at least one term.
+  if (out->kind == search::QueryNode::Kind::kTerm && out->terms.empty()) {
+    return false;
+  }
+  if (out->kind == search::QueryNode::Kind::kPhrase && out->terms.empty()) {
+    return false;
+  }
+  out->slop = state.slop();
+  out->field = state.field();
+  out->value = state.value();
+  out->value_end = state.value_end();
+  for (const storage::v1::QueryNodeState& child : state.children()) {
+    if (!FromState(child, &out->children.emplace_back())) return false;
+  }
+  out->excluded = state.excluded();
+  out->dismax = state.dismax();
+  out->expansion = state.expansion();
+  out->acronym_of = state.acronym_of();
+  out->surface = state.surface();
+  out->surface_only = state.surface_only();
+  out->split_forms = state.split_forms();
+  out->concept_word = state.concept_word();
+  out->boost = state.boost();
+  out->same_forms.assign(state.same_forms().begin(), state.same_forms().end());
+  out->other_forms.assign(state.other_forms().begin(),
+                          state.other_forms().end());
+  out->unmarked_same = state.unmarked_same();
+  out->word = state.word();
+  return true;
+}
+
 }  // namespace
 
 std::string EncodeSearchPageState(const SearchPageState& state) {
@@ -44,6 +108,13 @@ std::string EncodeSearchPageState(const SearchPageState& state) {
   }
   out.set_first_total_size(static_cast<int64_t>(state.first_total_size));
   out.set_first_total_size_estimated(state.first_total_size_estimated);
+  if (state.query) {
+    storage::v1::QueryNodeState query;
+    ToState(*state.query, &query);
+    if (query.ByteSizeLong() <= kMaxPinnedQueryBytes) {
+      *out.mutable_query() = std::move(query);
+    }
+  }
   return out.SerializeAsString();
 }
 
@@ -71,6 +142,13 @@ absl::StatusOr<SearchPageState> DecodeSearchPageState(absl::string_view bytes) {
   }
   state.first_total_size = static_cast<uint64_t>(in.first_total_size());
   state.first_total_size_estimated = in.first_total_size_estimated();
+  if (in.has_query()) {
+    search::QueryNode query;
+    if (!FromState(in.query(), &query)) {
+      return InvalidToken("its query is out of range");
+    }
+    state.query = std::move(query);
+  }
   return state;
 }
 

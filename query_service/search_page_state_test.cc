@@ -39,11 +39,42 @@ TEST(SearchPageStateTest, RoundTrips) {
   EXPECT_FALSE(decoded->first_total_size_estimated);
 }
 
+TEST(SearchPageStateTest, RoundTripsTheExpandedQuery) {
+  SearchPageState state = Example();
+  search::QueryNode root;
+  root.kind = search::QueryNode::Kind::kAnd;
+  search::QueryNode& term = root.children.emplace_back();
+  term.terms = {"neural"};
+  term.split_forms = true;
+  term.same_forms = {"neural"};
+  term.boost = 0.5;
+  search::QueryNode& phrase = root.children.emplace_back();
+  phrase.kind = search::QueryNode::Kind::kPhrase;
+  phrase.terms = {"graph", "network"};
+  phrase.slop = 2;
+  phrase.excluded = true;
+  state.query = root;
+
+  absl::StatusOr<SearchPageState> decoded =
+      DecodeSearchPageState(EncodeSearchPageState(state));
+
+  ASSERT_THAT(decoded, IsOk());
+  ASSERT_TRUE(decoded->query.has_value());
+  ASSERT_EQ(decoded->query->children.size(), 2u);
+  EXPECT_EQ(decoded->query->children[0].terms[0], "neural");
+  EXPECT_TRUE(decoded->query->children[0].split_forms);
+  EXPECT_EQ(decoded->query->children[0].same_forms.size(), 1u);
+  EXPECT_EQ(decoded->query->children[0].boost, 0.5);
+  EXPECT_EQ(decoded->query->children[1].kind, search::QueryNode::Kind::kPhrase);
+  EXPECT_EQ(decoded->query->children[1].slop, 2u);
+  EXPECT_TRUE(decoded->query->children[1].excluded);
+}
+
 TEST(SearchPageStateTest, PinsTheRarestTermsOnly) {
   SearchPageState state = Example();
   state.pin.dfs.clear();
   for (uint32_t i = 0; i < kMaxPinnedTerms + 10; ++i) {
-    state.pin.dfs[1000 + i] = 500 - i;  // Later terms are rarer.
+    state.pin.dfs[1000 + i] = 100000 - i;  // Later terms are rarer.
   }
 
   absl::StatusOr<SearchPageState> decoded =

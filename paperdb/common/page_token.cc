@@ -85,9 +85,8 @@ absl::StatusOr<PageCursor> DecodePageCursor(absl::string_view token,
   if (payload != Payload(kind, fingerprint, cursor)) {
     return Invalid(
         "token was issued for a different request (another method, query, "
-        "order_by, matching_strategy or semantic); keep the request unchanged "
-        "between "
-        "pages");
+        "order_by, matching_strategy or semantic) or another store; keep the "
+        "request unchanged between pages");
   }
   return cursor;
 }

@@ -215,6 +215,9 @@ class Store {
   // reused, so caches of read data can key on it. A secondary gets a new
   // one whenever CatchUp() reopens it.
   uint64_t instance_id() const { return instance_id_; }
+  // A secondary's store identity (RocksDB's IDENTITY of the primary it
+  // follows): the same for every replica of one store. Empty for a primary.
+  const std::string& identity() const { return identity_; }
 
   // RocksDB's latest sequence number. It changes whenever data changes (a
   // Write(), or a CatchUp() that applied something): data read and cached

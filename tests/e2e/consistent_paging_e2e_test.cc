@@ -5,7 +5,10 @@
 // (relevance scores are pinned by the page token).
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -203,6 +206,70 @@ TEST_F(ConsistentPagingTest, IngestOrderPagesRepeatAndSkipNothing) {
   request.set_query("learning");
   request.set_order_by("ingest_time desc");
   CheckStableUnderChanges(request, v1::MATCH_MODE_ALL_TERMS, "learning");
+}
+
+TEST_F(ConsistentPagingTest, LaterPagesSearchWhatTheFirstPageExpandedTo) {
+  // The first page corrects a typo, or expands a prefix, against the
+  // dictionary of the time; words ingested after it would change that.
+  IngestMore("typo.txt", 6, "vortelian zqxkab", 2);
+  v1::SearchPapersRequest request;
+  request.set_query("vortelian");
+  const std::vector<std::string> typo_ids = AllIds(SearchPages(request));
+  ASSERT_EQ(typo_ids.size(), 6u);
+  request.set_page_size(2);
+  for (const char* query : {"vortelain", "zqxk*"}) {
+    SCOPED_TRACE(query);
+    request.set_query(query);
+    request.clear_page_token();
+    v1::SearchPapersResponse page = SearchOk(request);
+    ASSERT_GE(page.total_size(), 6);
+    std::vector<std::string> got = Ids(page);
+    IngestMore(absl::StrCat("more_", got.size(), "_",
+                            query[1] == 'o' ? "typo" : "prefix", ".txt"),
+               1, "vortelain zqxkaa zqxkab", 1);
+    while (!page.next_page_token().empty()) {
+      request.set_page_token(page.next_page_token());
+      page = SearchOk(request);
+      for (const std::string& id : Ids(page)) got.push_back(id);
+    }
+    const std::set<std::string> distinct(got.begin(), got.end());
+    EXPECT_EQ(distinct.size(), got.size());
+    EXPECT_THAT(got, IsSupersetOf(typo_ids));
+  }
+}
+
+TEST_F(ConsistentPagingTest, TokensOfAnotherStoreAreRefused) {
+  v1::SearchPapersRequest request;
+  request.set_query("learning");
+  request.set_page_size(2);
+  const v1::SearchPapersResponse first = SearchOk(request);
+  ASSERT_FALSE(first.next_page_token().empty());
+  // Another store with the same papers: its doc ids and statistics are
+  // not the token's.
+  const std::string other = (dir_ / "other").string();
+  {
+    auto store = storage::Store::OpenPrimary(other);
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto writer = index::IndexWriter::Create(store->get());
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    ingest::Ingester ingester(writer->get(), store->get());
+    for (const auto& entry : std::filesystem::directory_iterator(SeedDir())) {
+      std::ifstream in(entry.path());
+      const std::string content((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+      ASSERT_TRUE(
+          ingester.IngestContent(entry.path().filename().string(), content)
+              .ok());
+    }
+  }
+  auto engine = query::QueryEngine::Open(other, (dir_ / "other2").string());
+  ASSERT_TRUE(engine.ok()) << engine.status();
+  request.set_page_token(first.next_page_token());
+  v1::SearchPapersResponse response;
+  const absl::Status status = (*engine)->SearchPapers(request, &response);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::HasSubstr("another store"));
 }
 
 TEST_F(ConsistentPagingTest, ListPapersPagesRepeatAndSkipNothing) {
