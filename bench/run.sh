@@ -216,5 +216,29 @@ over the health check's at the same concurrency (issue 5's target: SearchPapers 
 | RPC | concurrency | requests | errors | QPS | p50 | p95 | p99 | QPS / health QPS |
 |---|---:|---:|---:|---:|---:|---:|---:|---:|
 ${rows_grpc}
+
+## Running the benchmarks
+
+\`bench/run.sh\` regenerates this page and its plot: one-shot
+ingest throughput and in-process top-10 search latency per query kind (one common word, one rare
+word, 2, 3 and 4-6 words with AND, OR, phrases; the 4-6 word queries again as \`and4_6_all\`, with
+\`MATCHING_STRATEGY_ALL\`, the work the peers do for them) on deterministic generated corpora of 10,000,
+100,000 and 1,000,000 abstracts (\`bench/gen_corpus.py\`, \`bench/gen_queries.py\`), with SQLite FTS5
+and Xapian on the same corpus and queries in the same run, each query set run twice (medians, and
+the run-to-run spread as the noise); the query service's start-up time to SERVING and its memory
+after the query set; the query side's catch-up latency; and gRPC load with h2load
+(\`bench/grpc_load.sh\`: QPS and latency percentiles of SearchPapers, with whole results and with a
+results-page \`read_mask\`, GetPaper and the health check at concurrency 1, 4 and 16). It takes 75 to 85 minutes on 2 cores, most of it Xapian's ingest
+of 1M abstracts. \`SIZES="10000 100000" bash bench/run.sh\` takes 5 to 10 and writes its page to
+\`/tmp/paperdb-bench/\` (\`OUT=DIR\` to choose; only the full run writes \`docs/\`);
+\`SMOKE=1 bash bench/run.sh\`, what CI runs, checks in under a minute that every part works on 2,000
+abstracts, printing the raw table rows without headers and writing nothing.
+\`bench/compare_search.sh\` reruns only the search part on stores that exist (for a change to the
+search code: paperdb, FTS5 and Xapian on the same queries, the same table rows), and
+\`bench/compare_ingest.sh BUILD_DIR CORPUS_DIR\` only the ingest part, paperdb against FTS5 on one
+corpus, alternating, twice each (about 15 minutes at 1M; Xapian's ingest is left to \`run.sh\`). What the profiles showed, and
+what each optimisation bought: [performance.md](performance.md). Filling a page with
+partial matches (when fewer than 10 papers match every word) costs a second, any-term pass, which
+is why it is bounded to 20,000 postings.
 MD
 echo "wrote $OUT/benchmarks.md"

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates the terminal session in README.md (between the markers
-# "<!-- session:begin -->" and "<!-- session:end -->") from a real run: ingests
-# data/ into a fresh store, starts query_service on a free port, runs each
-# command and pastes its real output. Run after tools/build.sh.
+# Regenerates, from a real run, the full terminal session in docs/api.md
+# (between the markers "<!-- session:begin -->" and "<!-- session:end -->") and
+# the short example in README.md (between "<!-- example:begin -->" and
+# "<!-- example:end -->"): ingests data/ into a fresh store, starts
+# query_service on a free port, runs each command and pastes its real output.
+# The README example is one search with a read_mask and one lookup whose reply
+# abridge_paper cuts to its main fields. Run after tools/build.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -21,7 +24,7 @@ for _ in $(seq 100); do
 done
 real=127.0.0.1:$port
 
-# The README shows localhost:50051, the quick start's address.
+# The docs show localhost:50051, the quick start's address.
 run() {
   local shown="$1"; shift
   echo "\$ $shown"
@@ -53,14 +56,42 @@ id=$(tools/grpc_call.py "$real" call paperdb.v1.QueryService/SearchPapers \
     -d '{"query": "\"leading indicators\" forecasting", "page_size": 1, "snippet_length": 80}'
   echo '```'
 } > "$WORK/session.md"
-python3 - "$WORK/session.md" <<'PY'
+# The README's example: a search for a results page (read_mask), then a lookup
+# of its first paper, the reply cut to its main fields (the abstract shortened).
+abridge_paper() {
+  python3 -c '
+import json, sys
+paper = json.load(sys.stdin)
+keep = ["name", "venue", "year", "abstract", "sources", "urls", "wordCount"]
+out = {k: paper[k] for k in keep if k in paper}
+if len(out.get("abstract", "")) > 100:
+    out["abstract"] = out["abstract"][:100] + "..."
+print(json.dumps(out, indent=2, ensure_ascii=False))
+'
+}
+{
+  echo '```'
+  run "tools/grpc_call.py localhost:50051 call paperdb.v1.QueryService/SearchPapers -d '{\"query\": \"spiking neural networks delays\", \"page_size\": 2, \"snippet_length\": 80, \"read_mask\": \"paper.name,paper.year,score,snippet.text\"}'" \
+    tools/grpc_call.py "$real" call paperdb.v1.QueryService/SearchPapers \
+    -d '{"query": "spiking neural networks delays", "page_size": 2, "snippet_length": 80, "read_mask": "paper.name,paper.year,score,snippet.text"}'
+  echo "\$ tools/grpc_call.py localhost:50051 call paperdb.v1.QueryService/GetPaper -d '{\"name\": \"papers/$id\"}'"
+  tools/grpc_call.py "$real" call paperdb.v1.QueryService/GetPaper -d "{\"name\": \"papers/$id\"}" |
+    abridge_paper
+  echo '```'
+} > "$WORK/example.md"
+python3 - "$WORK/session.md" "$WORK/example.md" <<'PY'
 import re, sys
+
+def replace_between(path, name, text):
+    doc = open(path).read()
+    begin, end = "<!-- %s:begin -->\n" % name, "<!-- %s:end -->" % name
+    start = doc.index(begin) + len(begin)
+    doc = doc[:start] + text + doc[doc.index(end):]
+    open(path, "w").write(doc)
+
 session = open(sys.argv[1]).read().replace("\n\n```\n\nA search", "\n```\n\nA search")
 session = re.sub(r"\n\n```$", "\n```", session.rstrip("\n")) + "\n"
-readme = open("README.md").read()
-begin, end = "<!-- session:begin -->\n", "<!-- session:end -->"
-start = readme.index(begin) + len(begin)
-readme = readme[:start] + session + readme[readme.index(end):]
-open("README.md", "w").write(readme)
+replace_between("docs/api.md", "session", session)
+replace_between("README.md", "example", open(sys.argv[2]).read())
 PY
-echo "README.md: session regenerated"
+echo "docs/api.md: session regenerated; README.md: example regenerated"

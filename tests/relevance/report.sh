@@ -112,5 +112,11 @@ $(per_query tuning)
 ## Per query, test split (semantic on)
 
 $(per_query test)
+
+## Running the evaluation
+
+\`build/tests/relevance/relevance_eval\` reports nDCG@10 and MRR@10 per query tier on both splits, for
+paperdb (with and without its semantic side) and SQLite FTS5 in the same run;
+\`bash tests/relevance/report.sh\` regenerates this page.
 MD
 echo "wrote $OUT"
