@@ -49,6 +49,12 @@ namespace paperdb::search {
 // it did, and papers whose scores round alike rank by doc id.
 inline constexpr double kScoreUnit = 1.0 / 1048576.0;
 inline double RoundedScore(double score) {
+  // Truncation is floor for the scores BM25 gives (non-negative, small),
+  // and much cheaper than std::floor without SSE4.1.
+  if (score >= 0.0 && score < 1e12) {
+    return static_cast<double>(static_cast<int64_t>(score / kScoreUnit)) *
+           kScoreUnit;
+  }
   return std::floor(score / kScoreUnit) * kScoreUnit;
 }
 

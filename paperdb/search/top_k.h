@@ -24,6 +24,8 @@ class TopK {
       : k_(k), heap_(better), after_(after) {}
   void Push(ScoredDoc doc) {
     if (k_ == 0) return;
+    // Below the k-th best, rounded or not: it cannot enter.
+    if (heap_.size() == k_ && doc.score < heap_.top().score) return;
     doc.score = RoundedScore(doc.score);
     if (after_ != nullptr && !heap_.value_comp()(*after_, doc)) return;
     if (heap_.size() < k_) {
