@@ -114,8 +114,7 @@ TEST(AbstractListParserTest, HeaderLaterInTheFileStartsAnotherList) {
 TEST(AbstractListParserTest, LineThatIsAlmostAHeaderKeepsTheListsYear) {
   // Standing alone, but not headers: a year without a venue, and more than
   // eight words before the year. They are abstracts, and the list's venue and
-  // year still hold for the abstracts after them. (Found by
-  // tests/fuzz/abstract_list_parser_fuzzer.)
+  // year still hold for the abstracts after them.
   const std::string content =
       "ICLR 2024 论文列表\n\nFirst.\n\n2023 论文列表\n\nSecond.\n\n"
       "a b c d e f g h i 2022 paper list\n\nThird.\n";

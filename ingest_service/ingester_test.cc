@@ -410,9 +410,9 @@ TEST_F(IngesterTest, CancelledIngestStoresNothing) {
   EXPECT_EQ(writer_->stats().doc_count(), 0u);
 }
 
-// Found by a hostile tester: `ingest_service --db=D a/same.txt b/same.txt`
-// stored the first file's papers and then replaced them with the second's
-// (a source is named by its file's name), without a word.
+// `ingest_service --db=D a/same.txt b/same.txt` is refused: a source is
+// named by its file's name, so the second file would silently replace the
+// first one's papers.
 TEST_F(IngesterTest, TwoInputFilesOfTheSameNameAreRefused) {
   for (const char* sub : {"a", "b"}) {
     std::filesystem::create_directories(dir_ / sub);

@@ -321,8 +321,8 @@ absl::Status QueryEngine::SearchPapers(
   search::ConceptQuery concepts;
   if (concepts_only) concepts = search::ConceptQueryOf(parsed, all_terms);
   // What a page token is bound to, each part length-prefixed so that no
-  // two requests share it (a hostile test found "neural" ordered by "year"
-  // taking the token of "neuralyear").
+  // two requests share it (else "neural" ordered by "year" and
+  // "neuralyear" would).
   // The store's identity too: its doc ids and statistics mean nothing to
   // another store.
   const uint64_t fingerprint = Hash64(absl::StrCat(

@@ -98,9 +98,10 @@ TEST(ResultMaskTest, NamedFieldsOnlyAndStarOrNothingForAll) {
   }
 }
 
-// Found by a hostile test: "." passed as a valid path and dropped the
-// highlights and snippet, and a 4,000-byte path in the error message made
-// the client see RESOURCE_EXHAUSTED (metadata too large) instead.
+// An empty or unknown path such as "." is invalid (it must not pass and
+// drop the highlights and snippet), and the error names at most 100 bytes of
+// it: a 4,000-byte path in the message would make the client see
+// RESOURCE_EXHAUSTED (metadata too large) instead.
 TEST(ResultMaskTest, EmptyOrUnknownPathsAreInvalidNamingAtMost100Bytes) {
   for (const std::string path :
        {"", ".", "paper..name", ".score", "score.", "paper.title", "*.x"}) {

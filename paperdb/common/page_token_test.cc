@@ -52,9 +52,9 @@ TEST(PageTokenTest, RejectsGarbageAndTamperedTokens) {
   }
 }
 
-// Found by a hostile tester: a forged token (the checksum is not a secret)
-// at position 2^64 - 1 gave a next page token at position 99, so a client
-// following tokens looped.
+// A forged token (the checksum is not a secret) at a position no listing
+// reaches, such as 2^64 - 1, is refused: its next page token would wrap to
+// an early position, and a client following tokens would loop.
 TEST(PageTokenTest, RejectsPositionsNoListingReaches) {
   EXPECT_THAT(
       DecodePageToken(EncodePageToken("search", 7, kMaxPageTokenPosition),

@@ -72,9 +72,9 @@ TEST_F(IndexWriterTest, IndexesCommonGramsOfAdjacentStopwords) {
   EXPECT_EQ(writer_->stats().total_doc_length_terms(), 4u);
 }
 
-// Found by a hostile test: a hyphenated word whose joined form is a stopword
-// ("no-t" is "not", at the position of "no") ends a phrase of stopwords as
-// its positions do, so it gets the gram too.
+// A hyphenated word whose joined form is a stopword ("no-t" is "not", at
+// the position of "no") ends a phrase of stopwords as its positions do, so
+// it gets the gram too.
 TEST_F(IndexWriterTest, JoinedCompoundsThatAreStopwordsGetCommonGrams) {
   ASSERT_THAT(writer_->Commit({MakePaper("p1", "This claim is no-t trivial.")}),
               IsOk());

@@ -44,8 +44,9 @@ TEST(TokenSpansTest, CompoundSpansAllItsPartsAtItsFirstPartsPosition) {
   EXPECT_EQ(spans.Span(7, "k"), Range(26, 27));
 }
 
-// Found by a hostile test: with 16-bit fingerprints of compound terms,
-// "graph" collided with "graph52985" and was highlighted as the compound.
+// Compound terms are told apart from plain words whatever their spelling:
+// "graph" is not given the span of "graph52985" (a 16-bit fingerprint of
+// the compound would collide with it).
 TEST(TokenSpansTest, APlainWordIsNeverGivenItsCompoundsSpan) {
   //                                 0         1         2
   //                                 0123456789012345678901234

@@ -184,9 +184,9 @@ TEST(SnippetTest, NeverStartsOrEndsInsideAWord) {
   EXPECT_EQ(text.substr(s, e - s), "target");
 }
 
-// Found by a fresh user: for `Kosmos-2` the snippet was the closing
-// "Code can be found in [https://aka.ms/kosmos-2](https://aka.ms/kosmos-2)",
-// two highlights, over the sentence introducing Kosmos-2, one.
+// For `Kosmos-2` the snippet is the sentence introducing Kosmos-2 (one
+// highlight), not the closing "Code can be found in
+// [https://aka.ms/kosmos-2](https://aka.ms/kosmos-2)" (two, inside URLs).
 TEST(SnippetTest, HighlightsInsideUrlsDoNotOutnumberTheText) {
   std::string text = "We introduce Kosmos-2, a model.";
   for (int i = 0; i < 20; ++i) text += " Filler words here.";
@@ -223,8 +223,8 @@ TEST(SnippetTest, PrefersAWindowWithMoreDistinctClauses) {
   EXPECT_GE(snippet.range.end, beta + 4);
 }
 
-// Found by a hostile test: with 16-bit fingerprints of compound terms in the
-// stored spans, "graph" collided with "graph52985".
+// "graph" next to "graph-52985" is not marked as the compound (a 16-bit
+// fingerprint of compound terms in the stored spans would collide).
 TEST(HighlighterTest, APlainWordNextToAHyphenIsNotMarkedAsTheCompound) {
   //                   0         1         2         3         4
   //                   01234567890123456789012345678901234567890123

@@ -148,7 +148,7 @@ class PhraseIterator final : public DocIterator {
   // Candidates skipped one by one as not competitive, and the probes among
   // them; and those skipped with their range (NextRange()), apart: the two
   // are probed at different rates and bounds, and one estimator mixing
-  // them overestimated repeated-word phrases by 20-76% (a hostile test).
+  // them overestimates repeated-word phrases by 20-76%.
   SkipEstimator skips_;
   SkipEstimator range_skips_;
   uint64_t ranges_ = 0;  // Skippable ranges, for the cancellation checks.

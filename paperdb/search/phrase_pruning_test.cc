@@ -7,10 +7,10 @@
 namespace paperdb::search {
 namespace {
 
-// Found by a hostile test: a sloppy phrase counts every window, so a paper
-// can hold it more often than it holds one of its words, and a bound taken
-// from that word's blocks dropped the best papers. Five papers of repeated
-// "zeta" hold "zeta omega"~3 four times; 300 before them, once.
+// A sloppy phrase counts every window, so a paper can hold it more often
+// than it holds one of its words, and a bound taken from that word's blocks
+// would drop the best papers. Five papers of repeated "zeta" hold "zeta
+// omega"~3 four times; 300 before them, once.
 class SloppyPhrasePruningTest : public PruningTest {
  protected:
   void SetUp() override {
@@ -41,9 +41,9 @@ TEST_F(SloppyPhrasePruningTest, RepeatedWordsRankFirst) {
   }
 }
 
-// Found by a hostile test: 1,500 short papers holding "zeta omega" first,
-// then 3,000 longer ones holding both words apart. A match rate taken from
-// the first candidates made the estimate many times the true count.
+// 1,500 short papers holding "zeta omega" first, then 3,000 longer ones
+// holding both words apart: a match rate taken from the first candidates
+// would make the estimate many times the true count.
 class PhraseSkewPruningTest : public PruningTest {
  protected:
   void SetUp() override {
@@ -67,12 +67,12 @@ TEST_F(PhraseSkewPruningTest, EstimateFollowsTheSkippedCandidates) {
   }
 }
 
-// Found by a hostile test: papers that alternate between holding "alpha
-// bravo" and "bravo alpha" (every paper holds both words, so both phrases
-// have 8,192 matches and every paper is a candidate). Skipped candidate
-// ranges were probed at their first candidate only, which with blocks of
-// 128 postings always fell on the same parity: 38,872 and 1,001 for 20,000
-// each. Probes picked by a hash of their count do not alias.
+// Papers that alternate between holding "alpha bravo" and "bravo alpha"
+// (every paper holds both words, so both phrases have 8,192 matches and
+// every paper is a candidate). Probing skipped candidate ranges at their
+// first candidate only would, with blocks of 128 postings, always fall on
+// the same parity (estimates of 38,872 and 1,001 for 20,000 each). Probes
+// picked by a hash of their count do not alias.
 class PeriodicPhrasePruningTest : public PruningTest {
  protected:
   void SetUp() override {

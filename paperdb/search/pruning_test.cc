@@ -294,11 +294,11 @@ TEST_F(ConjunctionSkewPruningTest, EstimateFollowsTheSkippedBlocks) {
   }
 }
 
-// Found by a hostile test: 1,152 short papers holding "alpha bravo", 320
-// long ones, 30,000 with neither word, then 1,000 long ones. A window of
-// "alpha (bravo OR delta)" spans the 30,000 doc ids without a match; skipped,
-// it was estimated at the rate of windows full of matches: 32,472 for
-// 2,472, more than the papers stored. Capped by the root's bound on its
+// 1,152 short papers holding "alpha bravo", 320 long ones, 30,000 with
+// neither word, then 1,000 long ones. A window of "alpha (bravo OR delta)"
+// spans the 30,000 doc ids without a match; skipped and estimated at the
+// rate of windows full of matches, it would count 32,472 for 2,472, more
+// than the papers stored. Capped by the root's bound on its
 // matches, the estimate stays at most the true count here. (It can still be
 // low: a window is measured in doc ids, and a probed window holding the
 // gap says its stratum is sparse.)

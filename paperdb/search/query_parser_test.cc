@@ -126,8 +126,8 @@ TEST(QueryParserTest, PrefixKeepsFoldedWordAndStem) {
   EXPECT_THAT(Top(query)[0].terms, ElementsAre("learning", "learn"));
 }
 
-// Found by a hostile tester: a prefix on a word of letters and digits
-// ("sigma2*", "zq0000*") was read as the word alone, its '*' dropped.
+// A prefix on a word of letters and digits ("sigma2*", "zq0000*") is a
+// prefix of the joined word, its '*' kept.
 TEST(QueryParserTest, PrefixOfLettersAndDigitsIsTheJoinedWords) {
   for (const auto& [text, term] :
        std::vector<std::pair<std::string, std::string>>{
@@ -164,8 +164,8 @@ TEST(QueryParserTest, FieldFilters) {
   EXPECT_EQ(Top(query)[5].value, "imagenet");
 }
 
-// Found by a fresh user: papers are indexed under a curated dataset's
-// canonical name, so an alias in any case filters by that name.
+// Papers are indexed under a curated dataset's canonical name, so an alias
+// in any case filters by that name.
 TEST(QueryParserTest, DatasetAliasesFilterByTheCanonicalName) {
   for (const char* text : {"dataset:SHD", "dataset:shd",
                            "dataset:\"Spiking Heidelberg Digits\""}) {
@@ -236,8 +236,8 @@ TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
               HasSubstr("character 6: a double exclusion"));
   EXPECT_THAT(ErrorOf("graph -(-network)"),
               HasSubstr("character 6: a double exclusion"));
-  // What follows a good number is pointed at (a hostile tester: "~2~3"
-  // named the first '~').
+  // What follows a good number is pointed at ("~2~3" names the second
+  // '~', not the first).
   EXPECT_THAT(ErrorOf("\"graph neural\"~1.5"),
               HasSubstr("character 16: expected a space or the end of the "
                         "query after '~1'"));

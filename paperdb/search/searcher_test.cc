@@ -178,8 +178,8 @@ TEST_F(SearcherTest, PhrasesOfThreeWordsCheckTheirRarestPairFirst) {
 }
 
 TEST_F(SearcherTest, SloppyPhrasesNeedEveryPlaceOfARepeatedWord) {
-  // Found by a hostile test: a sloppy phrase matched any paper holding its
-  // repeated word once. "delays" stands twice within 3 positions only in
+  // A sloppy phrase of a repeated word needs the word in each of its
+  // places, not once. "delays" stands twice within 3 positions only in
   // doc 4; doc 0 holds it once. No paper holds "spiking" twice.
   const SearchHits hits = Run("\"delays delays\"~2");
   EXPECT_EQ(hits.total, 1u);

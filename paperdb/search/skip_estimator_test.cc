@@ -54,8 +54,8 @@ TEST(SkipEstimatorTest, ForcedProbesAndSkipsShareTheirStratum) {
   EXPECT_EQ(skips.SkippedMatches(), 12u * 124u);
 }
 
-// Found by a hostile test's reading: a stratum whose few skipped units got
-// no probe counted as empty. It is estimated at the rate of all probes.
+// A stratum whose few skipped units got no probe is not counted as empty:
+// it is estimated at the rate of all probes.
 TEST(SkipEstimatorTest, AStratumWithoutProbesTakesTheOverallRate) {
   SkipEstimator skips;
   skips.Probe(0.99, 1.0, 10);

@@ -233,7 +233,7 @@ TEST_F(IngestServiceE2eTest, MalformedFileErrorNamesLineAndByteInDetails) {
 }
 
 // An empty file's details name the file, line and byte like any malformed
-// file's (a hostile tester: EMPTY_FILE had none).
+// file's.
 TEST_F(IngestServiceE2eTest, EmptyFileErrorNamesLineAndByteInDetails) {
   v1::IngestFileResponse response;
 
@@ -428,8 +428,8 @@ TEST_F(IngestServiceE2eTest, MillionTinyParagraphsAndHugeFilesAreRefused) {
                         "bytes (--max_file_mib); stopped reading at byte "
                         "4194304, where message 5 of the stream would bring "
                         "it to 5242880"));
-  // As for a file over the limit given whole (found by a hostile tester:
-  // the reason was INVALID_ARGUMENT).
+  // The same reason as for a file over the limit given whole, not
+  // INVALID_ARGUMENT.
   const google::rpc::ErrorInfo info = ErrorInfoOf(status);
   EXPECT_EQ(info.reason(), "FILE_TOO_LARGE");
   EXPECT_EQ(info.metadata().at("limit_bytes"), "4194304");

@@ -167,8 +167,8 @@ TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
             "papers/iclr2024-0000000000000000", grpc::StatusCode::NOT_FOUND},
         {"", grpc::StatusCode::INVALID_ARGUMENT},
         {"papers/", grpc::StatusCode::INVALID_ARGUMENT},
-        // A control character is no paper's (a hostile tester: NOT_FOUND,
-        // the byte echoed raw).
+        // A control character is no paper's: INVALID_ARGUMENT, not
+        // NOT_FOUND with the byte echoed raw.
         {std::string("papers/\0", 8), grpc::StatusCode::INVALID_ARGUMENT},
         {"papers/iclr2024-0000000000000000\n",
          grpc::StatusCode::INVALID_ARGUMENT},
@@ -181,7 +181,7 @@ TEST_F(QueryServiceE2eTest, UnknownPaperIsNotFoundAndEmptyNameIsInvalid) {
 
     const grpc::Status status = query_->GetPaper(&context, request, &paper);
     EXPECT_EQ(status.error_code(), code) << name;
-    // A name given is never "required" (found by a fresh user: "papers/").
+    // A name given (even "papers/") is never called "required".
     if (!name.empty()) {
       EXPECT_THAT(status.error_message(), Not(HasSubstr("required"))) << name;
     }
@@ -207,9 +207,9 @@ TEST_F(QueryServiceE2eTest, PageTokenOfAnotherQueryIsInvalidArgument) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
-// Found by a hostile test: the query and order_by were hashed together
-// without a separator, so "neural" by year and "neuralyear" by relevance
-// shared their tokens.
+// The query and order_by are bound to the token apart: hashed together
+// without a separator, "neural" by year and "neuralyear" by relevance
+// would share their tokens.
 TEST_F(QueryServiceE2eTest, PageTokenIsBoundToQueryAndOrderApart) {
   auto search = [&](const std::string& query, const std::string& order_by,
                     const std::string& token,

@@ -152,11 +152,11 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
   EXPECT_EQ(late_engine_answers, 20);
 }
 
-// Found by a hostile test: a one-shot ingest opens the store, replaces a
-// file, flushes every family and closes, again and again; a query engine
-// catching up meanwhile answered from one family flushed and another not
-// (scores from the new corpus statistics over the old postings, and
-// NOT_FOUND for papers the postings named). The families' flushes must
+// A one-shot ingest opens the store, replaces a file, flushes every family
+// and closes, again and again; a query engine catching up meanwhile must
+// never answer from one family flushed and another not (scores from the
+// new corpus statistics over the old postings, and NOT_FOUND for papers
+// the postings name). The families' flushes must
 // commit together (atomic_flush): every answer is one version or the other.
 class OneShotWritersTest : public StoreFixture {};
 

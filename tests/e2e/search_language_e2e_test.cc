@@ -133,10 +133,10 @@ TEST_F(SearchLanguageE2eTest, MisspeltWordIsCorrectedAndReported) {
   EXPECT_THAT(typo.rewrites(0).replacements(), Contains("indicators"));
 }
 
-// Found by a fresh user: "notation" (in no abstract) was corrected to
-// "non", "no" and "net", each one edit from "notation" with a suffix
-// ("no" + "ation"). A suffix only repairs a typo after a stem of 4 letters
-// or more that the word starts with ("optim" + "ization").
+// "notation" (in no abstract) is not corrected to "non", "no" and "net",
+// each one edit from "notation" with a suffix ("no" + "ation"): a suffix
+// only repairs a typo after a stem of 4 letters or more that the word
+// starts with ("optim" + "ization").
 TEST_F(SearchLanguageE2eTest, ShortStemsPlusASuffixAreNoCorrection) {
   const v1::SearchPapersResponse notation = Search("notation");
   EXPECT_EQ(notation.total_size(), 0);
@@ -220,9 +220,9 @@ TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
 
 // A rewrite's `original` is the query's text as typed, from its first
 // word's first character to its last word's last, and `position` the code
-// point where it starts: not stems ("reinforc learn", a fresh user), not
-// content words only ("state art"), not the punctuation before it, not the
-// lower-cased operators of a query read as text (a hostile tester).
+// point where it starts: not stems ("reinforc learn"), not content words
+// only ("state art"), not the punctuation before it, not the lower-cased
+// operators of a query read as text.
 TEST_F(SearchLanguageE2eTest, RewriteOriginalIsTheQueryTextAtItsPosition) {
   const std::string pasted =
       "we study a problem in the wild ( with stray brackets and \"quotes "
@@ -270,8 +270,8 @@ TEST_F(SearchLanguageE2eTest, RewriteOriginalIsTheQueryTextAtItsPosition) {
 
 // Words grouped with their acronym ("spiking neural networks" or SNN)
 // score the better of the two in a partial or any-term match, as in a full
-// one: a word no paper holds cannot raise a paper's score (found by a fresh
-// user: 14.33 = the words' 8.39 plus SNN's 5.94).
+// one: a word no paper holds cannot raise a paper's score (not 14.33 = the
+// words' 8.39 plus SNN's 5.94).
 TEST_F(SearchLanguageE2eTest, AcronymGroupScoresTheSameInTheFallback) {
   v1::SearchPapersRequest request;
   request.set_query("spiking neural networks");
@@ -299,10 +299,9 @@ TEST_F(SearchLanguageE2eTest, AcronymGroupScoresTheSameInTheFallback) {
   }
 }
 
-// Found by a fresh user: for "LLMs" a paper naming "Large Language Models"
-// twice in passing ranked first, above papers writing "LLM(s)" seven or
-// eight times: the expansion phrase weighed its three words' idfs summed.
-// It weighs one concept's now, and the papers about LLMs come first.
+// For "LLMs", papers writing "LLM(s)" seven or eight times rank above a
+// paper naming "Large Language Models" twice in passing: the expansion
+// phrase weighs one concept's idf, not its three words' idfs summed.
 TEST_F(SearchLanguageE2eTest, AnAcronymsExpansionWeighsOneConcept) {
   v1::SearchPapersRequest request;
   request.set_query("LLMs");
@@ -327,9 +326,9 @@ TEST_F(SearchLanguageE2eTest, AnAcronymsExpansionWeighsOneConcept) {
   EXPECT_TRUE(passing);
 }
 
-// Words past the 256th are left out, and `rewrites` says which (found by a
-// fresh user: 259 unknown words and then "forecasting" found nothing, with
-// no rewrite saying why).
+// Words past the 256th are left out, and `rewrites` says which (259
+// unknown words and then "forecasting" find nothing, and a rewrite says
+// why).
 TEST_F(SearchLanguageE2eTest, WordsPastTheLimitAreListedAsDropped) {
   std::string query;
   for (int i = 0; i < 256; ++i) {
@@ -558,8 +557,8 @@ TEST_F(SearchLanguageE2eTest, SimilarPapersByIdAndByText) {
   v1::SimilarPapersResponse bad;
   EXPECT_EQ(query_->SimilarPapers(&bad_context, empty, &bad).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
-  // Text set but blank: nothing to be similar to (found by a fresh user:
-  // OK with no results, where no text at all is INVALID_ARGUMENT).
+  // Text set but blank: nothing to be similar to, INVALID_ARGUMENT as for
+  // no text at all (not OK with no results).
   grpc::ClientContext blank_context;
   SetDeadline(&blank_context);
   v1::SimilarPapersRequest blank;
