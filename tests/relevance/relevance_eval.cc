@@ -43,6 +43,7 @@
 #include "paperdb/storage/store.h"
 #include "query_service/query_engine.h"
 #include "tests/relevance/relevance.h"
+#include "tests/relevance/rerank_experiments.h"
 
 ABSL_FLAG(std::string, data_dir, PAPERDB_SOURCE_DIR "/data",
           "directory of paper-list files to ingest");
@@ -60,6 +61,16 @@ ABSL_FLAG(std::string, markdown_out, "",
 ABSL_FLAG(std::string, semantic, "on",
           "paperdb's semantic side (SearchPapersRequest.semantic): on, off or "
           "only");
+ABSL_FLAG(double, rm3_original_weight, 1.0,
+          "experiment (rerank_experiments.h): RM3's weight of the original "
+          "query, below 1 to rerank paperdb's results with RM3");
+ABSL_FLAG(int, rm3_docs, 10, "experiment: RM3's feedback documents");
+ABSL_FLAG(int, rm3_terms, 10, "experiment: RM3's expansion terms");
+ABSL_FLAG(double, sdm_ordered, 0.0,
+          "experiment: the sequential dependence model's ordered-pair weight "
+          "relative to the words' (0.10 / 0.85 as published)");
+ABSL_FLAG(double, sdm_unordered, 0.0,
+          "experiment: its unordered-pair weight (0.05 / 0.85 as published)");
 ABSL_FLAG(bool, verbose, false,
           "print each query's scores and top results (grade:note)");
 ABSL_FLAG(bool, dump_papers, false,
@@ -138,11 +149,15 @@ absl::StatusOr<std::vector<v1::Paper>> AllPapers(
   return papers;
 }
 
+// Results paperdb's ranking is reranked from, with a reranking experiment.
+constexpr int kRerankDepth = 40;
+
 Ranking SearchPaperdb(const query::QueryEngine& engine,
-                      const std::string& query) {
+                      const std::string& query, relevance::RerankCorpus* rerank,
+                      const relevance::RerankOptions& options) {
   v1::SearchPapersRequest request;
   request.set_query(query);
-  request.set_page_size(kCutoff);
+  request.set_page_size(options.enabled() ? kRerankDepth : kCutoff);
   const std::string semantic = absl::GetFlag(FLAGS_semantic);
   request.set_semantic(semantic == "off"    ? v1::SEMANTIC_MODE_OFF
                        : semantic == "only" ? v1::SEMANTIC_MODE_ONLY
@@ -154,8 +169,13 @@ Ranking SearchPaperdb(const query::QueryEngine& engine,
     ranking.error = status.ToString();
     return ranking;
   }
-  for (const v1::SearchResult& result : response.results()) {
-    ranking.ids.push_back(result.paper().id());
+  if (options.enabled()) {
+    ranking.ids = rerank->Rerank(query, response, options);
+    if (ranking.ids.size() > kCutoff) ranking.ids.resize(kCutoff);
+  } else {
+    for (const v1::SearchResult& result : response.results()) {
+      ranking.ids.push_back(result.paper().id());
+    }
   }
   // Papers matching any words, or concepts alone: not a full match.
   ranking.any_terms = response.match_mode() == v1::MATCH_MODE_ANY_TERMS ||
@@ -430,11 +450,23 @@ int Run() {
     return 2;
   }
 
+  relevance::RerankOptions options;
+  options.rm3_original_weight = absl::GetFlag(FLAGS_rm3_original_weight);
+  options.rm3_docs = absl::GetFlag(FLAGS_rm3_docs);
+  options.rm3_terms = absl::GetFlag(FLAGS_rm3_terms);
+  options.sdm_ordered = absl::GetFlag(FLAGS_sdm_ordered);
+  options.sdm_unordered = absl::GetFlag(FLAGS_sdm_unordered);
+  auto rerank = relevance::RerankCorpus::Build(*papers);
+  if (!rerank.ok()) {
+    std::cerr << "relevance_eval: " << rerank.status() << "\n";
+    return 2;
+  }
   std::vector<QueryScores> scores;
   const bool verbose = absl::GetFlag(FLAGS_verbose);
   for (const JudgedQuery& query : *queries) {
-    scores.push_back(Score(query, SearchPaperdb(**engine, query.text),
-                           (*fts5)->Search(query.text)));
+    scores.push_back(Score(
+        query, SearchPaperdb(**engine, query.text, rerank->get(), options),
+        (*fts5)->Search(query.text)));
     const QueryScores& s = scores.back();
     if (verbose) {
       std::cout << absl::StrFormat(
