@@ -10,6 +10,7 @@
 #include "paperdb/index/field_keys.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/semantic/concept_lexicon.h"
+#include "paperdb/text/analyzer.h"
 #include "paperdb/text/stopwords.h"
 
 namespace paperdb::search {
@@ -170,6 +171,62 @@ ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all) {
   return out;
 }
 
+namespace {
+
+// Of a word the corpus defines as an acronym, the expansions compared with
+// a concept's terms (a word has one or two in practice).
+constexpr size_t kMaxExpansionsCompared = 16;
+
+// The content words' terms of `text`, stopwords and joined compounds left
+// out: how the thesaurus' terms are analyzed (ConceptLexicon::term_stems).
+std::vector<std::string> ContentStems(absl::string_view text) {
+  std::vector<std::string> stems;
+  for (text::AnalyzedToken& token : text::ThreadLocalAnalyzer().Analyze(text)) {
+    if (!token.stopword && !token.compound) {
+      stems.push_back(std::move(token.term));
+    }
+  }
+  return stems;
+}
+
+// A word the corpus defines as an acronym means what its papers say it
+// means: of `concepts`, the ones that read it otherwise ("BNN" as Bayesian
+// neural network, where the papers write binary neural networks) are
+// dropped, and those with a term spelling one of the corpus's expansions
+// are kept. False if none is left. A word the corpus does not define keeps
+// all. Store errors.
+absl::StatusOr<bool> KeepSenseOfDefinedAcronym(
+    const storage::Store& store, const std::string& word,
+    std::vector<uint32_t>* concepts) {
+  PAPERDB_ASSIGN_OR_RETURN(
+      const std::vector<index::TermDf> found,
+      index::TermsCache::Default().Scan(
+          store, index::FieldTermPrefix(index::kAcronymField, word),
+          kMaxExpansionsCompared));
+  if (found.empty()) return true;
+  std::vector<std::vector<std::string>> expansions;
+  for (const index::TermDf& term : found) {
+    index::FieldTermParts parts;
+    if (index::ParseFieldTerm(term.term, &parts)) {
+      expansions.push_back(ContentStems(parts.display));
+    }
+  }
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  std::erase_if(*concepts, [&](uint32_t concept_index) {
+    for (const std::vector<std::string>& stems :
+         lexicon.term_stems(concept_index)) {
+      if (std::find(expansions.begin(), expansions.end(), stems) !=
+          expansions.end()) {
+        return false;
+      }
+    }
+    return true;
+  });
+  return !concepts->empty();
+}
+
+}  // namespace
+
 absl::StatusOr<std::vector<std::string>> ExpandConcepts(
     const storage::Store& store, Query* query, std::vector<MatchUnit>* units,
     std::vector<QueryRewrite>* rewrites) {
@@ -237,6 +294,11 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
                                      absl::StrJoin(content, " ")),
               1));
       if (!defined.empty()) continue;
+    } else if (content.size() == 1) {
+      PAPERDB_ASSIGN_OR_RETURN(
+          const bool meant,
+          KeepSenseOfDefinedAcronym(store, content[0], &run.concepts));
+      if (!meant) continue;
     }
     kept.push_back(std::move(run));
   }

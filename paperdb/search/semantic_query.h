@@ -50,8 +50,10 @@ ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all = false);
 // excluded) of `query`'s top conjunction, a parsed query before expansion,
 // as alternatives to those words, as described above: longest runs first,
 // none overlapping; not words that spell an acronym's expansion the store
-// defines (the expander's acronym rule takes those). Appends one rewrite
-// (kConcept) per run to *rewrites, in query order, its replacements the
+// defines (the expander's acronym rule takes those), nor, for a word the
+// store defines as an acronym, concepts none of whose terms is one of its
+// expansions there (the corpus's meaning of an acronym wins). Appends one
+// rewrite (kConcept) per run to *rewrites, in query order, its replacements the
 // concepts' first terms as the thesaurus writes them, and the concepts'
 // analyzed terms to *units (for highlights). Returns the concept ids added, in
 // query order. Store errors.

@@ -201,5 +201,34 @@ TEST_F(SemanticE2eTest, OnlyConceptsWithMatchingAllRequiresEveryConcept) {
   }
 }
 
+// A word the corpus defines as an acronym keeps the corpus's meaning: the
+// bundled Hoyer-BANN abstract defines "Binary Neural networks (BNN)", so
+// the thesaurus' Bayesian neural network does not stand beside "BNN";
+// "SNN", which the corpus defines as the thesaurus does, keeps its concept.
+TEST_F(SemanticE2eTest, AnAcronymTheCorpusDefinesKeepsItsMeaning) {
+  constexpr char kHoyerBann[] = "iclr2024-7d26bab93afdcd07";
+  const v1::SearchPapersResponse bnn = Search("BNN");
+  EXPECT_THAT(bnn.concepts(), ::testing::IsEmpty());
+  EXPECT_THAT(Ids(bnn), ElementsAre(kHoyerBann));
+  ASSERT_EQ(bnn.rewrites_size(), 1);
+  EXPECT_EQ(bnn.rewrites(0).kind(), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
+  EXPECT_THAT(bnn.rewrites(0).replacements(),
+              ElementsAre("Binary Neural networks"));
+
+  const v1::SearchPapersResponse snn = Search("SNN");
+  EXPECT_THAT(snn.concepts(), ElementsAre("spiking_neural_network"));
+  EXPECT_THAT(Ids(snn), ElementsAre(kHoyerBann, "iclr2024-ded565ac33542ddd"));
+}
+
+// "KV" is the field's abbreviation of key-value: it finds the one bundled
+// abstract that writes "key/value pairs", through the concept alone.
+TEST_F(SemanticE2eTest, AnAbbreviationFindsItsSpelledOutForm) {
+  const v1::SearchPapersResponse response = Search("KV");
+  EXPECT_THAT(response.concepts(), ElementsAre("key_value"));
+  ASSERT_EQ(response.results_size(), 1);
+  EXPECT_EQ(response.results(0).paper().id(), "iclr2024-8f67bba6d492d91f");
+  EXPECT_EQ(response.results(0).match_source(), v1::MATCH_SOURCE_CONCEPTS);
+}
+
 }  // namespace
 }  // namespace paperdb::testing
