@@ -171,8 +171,8 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   }
   if (!ParseHeader(lines[i].text, &list.venue, &list.year)) {
     return InputError(file_name, lines[i].number, lines[i].offset,
-                      "no header: expected '<venue> <year> 论文列表' or "
-                      "'<venue> <year> paper list' as the first line");
+                      "no header: expected '<venue> [<year>] 论文列表' or "
+                      "'<venue> [<year>] paper list' as the first line");
   }
   ++i;
   std::string venue = list.venue;

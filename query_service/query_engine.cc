@@ -262,7 +262,8 @@ absl::StatusOr<search::SortOrder> ParseOrderBy(absl::string_view order_by) {
       absl::InvalidArgumentError(absl::StrCat(
           "order_by: '", order_by,
           "' is not supported: expected \"relevance\", \"year desc\", "
-          "\"year\", \"ingest_time\" or \"ingest_time desc\"")),
+          "\"year asc\" (or \"year\"), \"ingest_time asc\" (or "
+          "\"ingest_time\") or \"ingest_time desc\"")),
       "order_by");
 }
 
@@ -319,7 +320,11 @@ absl::Status QueryEngine::SearchPapers(
   // SEMANTIC_MODE_ONLY searches the concepts the query names, alone.
   const bool concepts_only = semantic == v1::SEMANTIC_MODE_ONLY;
   search::ConceptQuery concepts;
-  if (concepts_only) concepts = search::ConceptQueryOf(parsed, all_terms);
+  // Concepts alone match as words do: papers naming every concept, then
+  // (unless MATCHING_STRATEGY_ALL) papers naming some, as partial matches.
+  if (concepts_only) {
+    concepts = search::ConceptQueryOf(parsed, /*require_all=*/true);
+  }
   // What a page token is bound to, each part length-prefixed so that no
   // two requests share it (else "neural" ordered by "year" and
   // "neuralyear" would).
@@ -436,8 +441,8 @@ absl::Status QueryEngine::SearchPapers(
                            : hits.any_terms ? v1::MATCH_MODE_ANY_TERMS
                            : some           ? v1::MATCH_MODE_ALL_TERMS_THEN_SOME
                                             : v1::MATCH_MODE_ALL_TERMS);
-  response->set_full_match_count(static_cast<int64_t>(
-      hits.any_terms || (concepts_only && !all_terms) ? 0 : hits.full_total));
+  response->set_full_match_count(
+      static_cast<int64_t>(hits.any_terms ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
   for (const std::string& field : request.facet_fields()) {
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
@@ -498,8 +503,7 @@ absl::Status QueryEngine::SearchPapers(
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
     // The any-term fallback has no full match: every result is partial.
-    result->set_partial_match(hits.any_terms || (concepts_only && !all_terms) ||
-                              i >= hits.full_matches);
+    result->set_partial_match(hits.any_terms || i >= hits.full_matches);
     if (request.explain() || !concepts.concept_ids.empty()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,

@@ -57,6 +57,19 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
 namespace {
 
 // No paths, or the single path "*": every field (AIP-157).
+// SearchResult's field names, in declaration order, comma separated: the
+// error for a bad path lists them from the descriptor, so it names every
+// field the message has.
+std::string ResultFieldNames() {
+  const google::protobuf::Descriptor* result = v1::SearchResult::descriptor();
+  std::string names;
+  for (int i = 0; i < result->field_count(); ++i) {
+    if (i > 0) names += ", ";
+    names += result->field(i)->name();
+  }
+  return names;
+}
+
 bool IsFullMask(const google::protobuf::FieldMask& mask) {
   return mask.paths().empty() ||
          (mask.paths_size() == 1 && mask.paths(0) == "*");
@@ -88,8 +101,9 @@ absl::StatusOr<ResultMask> ParseResultMask(
           "read_mask path \"", path.substr(0, cut),
           cut < path.size() ? "...\"" : "\"",
           " is not a field of SearchResult, or goes on past a repeated "
-          "one (fields: paper, score, highlights, snippet, explanation, "
-          "partial_match; paper.* as in Paper; a repeated field such as "
+          "one (fields: ",
+          ResultFieldNames(),
+          "; paper.* as in Paper; a repeated field such as "
           "paper.sources is named whole; \"*\" alone for all; in JSON "
           "lowerCamelCase, e.g. partialMatch)"));
     }

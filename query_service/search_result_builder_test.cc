@@ -118,10 +118,15 @@ TEST(ResultMaskTest, EmptyOrUnknownPathsAreInvalidNamingAtMost100Bytes) {
   EXPECT_THAT(std::string(repeated.message()),
               ::testing::HasSubstr("goes on past a repeated one"));
   EXPECT_THAT(ParseResultMask(Mask({"paper.sources"})), IsOk());
+  // The message lists every field of SearchResult, the last ones too.
+  EXPECT_THAT(std::string(repeated.message()),
+              ::testing::HasSubstr("(fields: paper, score, highlights, "
+                                   "snippet, explanation, partial_match, "
+                                   "match_source;"));
   const absl::Status long_path =
       ParseResultMask(Mask({std::string(4000, 'x')})).status();
   EXPECT_EQ(long_path.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_LT(long_path.message().size(), 400u);  // Not 4,000.
+  EXPECT_LT(long_path.message().size(), 500u);  // Not 4,000.
   EXPECT_THAT(std::string(long_path.message()),
               ::testing::HasSubstr(std::string(100, 'x') + "...\""));
 }

@@ -43,7 +43,8 @@ struct ConceptQuery {
 // The concepts of ConceptLexicon::Default() named by `parsed` (a parsed
 // query, before expansion): in runs of its words and phrases that are not
 // excluded (an OR, a filter or an exclusion ends a run). Papers match any
-// of them, or, with `require_all` (MATCHING_STRATEGY_ALL), every one.
+// of them, or, with `require_all`, every one (SearchPapers requires all, and
+// the searcher's partial matches add papers naming some).
 ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all = false);
 
 // Adds the concepts named by runs of plain words (kTerm children, not

@@ -482,6 +482,14 @@ TEST_F(SearchLanguageE2eTest, OrderByIngestTimePagesInDocOrder) {
   Search(request, &status);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("order_by"));
+  EXPECT_THAT(status.error_message(), HasSubstr("\"year asc\""));
+  EXPECT_THAT(status.error_message(), HasSubstr("\"ingest_time asc\""));
+  // What the message offers is accepted.
+  for (const char* order : {"year asc", "ingest_time asc", "YEAR  Desc"}) {
+    request.set_order_by(order);
+    Search(request, &status);
+    EXPECT_TRUE(status.ok()) << order << ": " << status.error_message();
+  }
 }
 
 TEST_F(SearchLanguageE2eTest, ExplainSumsToTheScore) {

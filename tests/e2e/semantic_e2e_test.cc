@@ -99,6 +99,9 @@ TEST_F(SemanticE2eTest, TheSemanticSideCanBeTurnedOffOrUsedAlone) {
       Search("brain scans", v1::SEMANTIC_MODE_ONLY);
   EXPECT_THAT(Ids(only), ElementsAre(kClipMused));
   EXPECT_EQ(only.match_mode(), v1::MATCH_MODE_CONCEPTS);
+  // The paper names the query's one concept: a full match.
+  EXPECT_EQ(only.full_match_count(), 1);
+  EXPECT_FALSE(only.results(0).partial_match());
   // Words that name no concept: nothing on the semantic side alone.
   EXPECT_EQ(Search("Kosmos", v1::SEMANTIC_MODE_ONLY).results_size(), 0);
 }
@@ -182,6 +185,28 @@ TEST_F(SemanticE2eTest, PapersHoldingTheWordsAreSaidToMatchByWords) {
     if (term.outscored()) outscored.push_back(term.term());
   }
   EXPECT_THAT(outscored, ElementsAre("theorem", "prove"));
+}
+
+// Concepts alone match as words do: papers naming every concept first,
+// then papers naming some, marked partial.
+TEST_F(SemanticE2eTest, OnlyConceptsFullMatchesComeFirstThenSome) {
+  v1::SearchPapersRequest request;
+  request.set_query("watermark LLM");
+  request.set_semantic(v1::SEMANTIC_MODE_ONLY);
+  request.set_page_size(4);
+  const v1::SearchPapersResponse response = SearchOk(request);
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_CONCEPTS);
+  EXPECT_EQ(response.full_match_count(), 2);
+  EXPECT_EQ(response.total_size(), 20);
+  ASSERT_EQ(response.results_size(), 4);
+  const std::vector<std::string> ids = Ids(response);
+  EXPECT_THAT(std::vector<std::string>(ids.begin(), ids.begin() + 2),
+              ::testing::UnorderedElementsAre("iclr2024-9c9b8787f09878fd",
+                                              "iclr2024-9e485505be9b3f16"));
+  EXPECT_FALSE(response.results(0).partial_match());
+  EXPECT_FALSE(response.results(1).partial_match());
+  EXPECT_TRUE(response.results(2).partial_match());
+  EXPECT_TRUE(response.results(3).partial_match());
 }
 
 TEST_F(SemanticE2eTest, OnlyConceptsWithMatchingAllRequiresEveryConcept) {
