@@ -6,8 +6,13 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/common/hash.h"
+#include "paperdb/storage/keys.h"
 
 namespace paperdb::semantic {
+namespace internal {
+extern const char kConceptList[];  // concepts.txt (concept_list.cc).
+}  // namespace internal
 namespace {
 
 using ::testing::HasSubstr;
@@ -79,6 +84,17 @@ TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
   EXPECT_GE(lexicon.Find("large_language_model"), 0);
   EXPECT_EQ(ConceptTerm("x"), "\x04x");
   EXPECT_TRUE(IsConceptTerm(ConceptTerm("x")));
+}
+
+// Concept postings are part of the stored format: a store indexed with
+// another thesaurus lacks this one's postings, and `verify` would report
+// them. A changed concepts.txt needs kSchemaVersion raised and this hash set
+// to the new file's.
+TEST(ConceptLexiconTest, TheThesaurusIsTheOneTheSchemaVersionIndexes) {
+  EXPECT_EQ(Hash64(internal::kConceptList), storage::kIndexedThesaurusHash)
+      << "paperdb/semantic/concepts.txt changed: raise kSchemaVersion in "
+         "paperdb/storage/keys.h and set kIndexedThesaurusHash to 0x"
+      << std::hex << Hash64(internal::kConceptList);
 }
 
 }  // namespace

@@ -39,10 +39,18 @@ namespace paperdb::storage {
 // word from the other words of its stem, and concept terms
 // (paperdb/semantic/concept_lexicon.h), the semantic side's index.
 // Version 6 indexes the 1,027-concept thesaurus and keeps zero-width
-// characters inside words. What an abstract indexes to (analyzer, stemmer,
-// thesaurus) is part of the format: queries and `verify` analyze text the
-// same way, so a change there is a new version.
-inline constexpr int kSchemaVersion = 6;
+// characters inside words. Version 7 indexes the 1,030-concept thesaurus
+// and reads markdown emphasis inside a word as part of it ("**S**parse").
+// What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
+// format: queries and `verify` analyze text the same way, so a change there
+// is a new version.
+inline constexpr int kSchemaVersion = 7;
+
+// Hash64 (paperdb/common/hash.h) of paperdb/semantic/concepts.txt, the
+// thesaurus version kSchemaVersion indexes. A test compares it with the
+// compiled-in thesaurus, so that editing the thesaurus without a new schema
+// version fails the build's tests.
+inline constexpr uint64_t kIndexedThesaurusHash = 0x484994f5986536a6;
 
 // Column families, in the order they are created.
 enum class Column {

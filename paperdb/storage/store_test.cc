@@ -168,7 +168,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "6");
+  EXPECT_EQ(*version, "7");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {

@@ -298,6 +298,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     stem_cache_.prefetch(text.substr(spans[i].start_byte,
                                      spans[i].end_byte - spans[i].start_byte));
   }
+  std::string unmarked;  // A word without its emphasis marks.
   for (size_t i = 0; i < spans.size(); ++i) {
     if (i + kPrefetchDistance < spans.size()) {
       const TokenSpan& ahead = spans[i + kPrefetchDistance];
@@ -307,6 +308,11 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     const TokenSpan& span = spans[i];
     absl::string_view word =
         text.substr(span.start_byte, span.end_byte - span.start_byte);
+    if (span.inner_emphasis) {
+      unmarked.assign(word.data(), word.size());
+      std::erase(unmarked, '*');
+      word = unmarked;
+    }
     if (span.start_byte > 0 && text[span.start_byte - 1] == '\\' &&
         !IsGreekLetterName(word)) {
       if (chain_parts > 0) end_chain();

@@ -57,6 +57,11 @@ TEST(AnalyzerTest, SuperscriptAndSubscriptDigitsMeetPlainOnes) {
   EXPECT_THAT(Terms("CO2 x2"), ElementsAre("co", "co2", "2", "x", "x2", "2"));
 }
 
+TEST(AnalyzerTest, EmphasisInsideAWordIsRemoved) {
+  EXPECT_EQ(Terms("**S**parse **Tan**dem **Hop**field **Net**work"),
+            Terms("Sparse Tandem Hopfield Network"));
+}
+
 TEST(AnalyzerTest, SoftHyphenDoesNotSplitAWord) {
   EXPECT_THAT(Terms("dif\xC2\xAD"
                     "fusion"),

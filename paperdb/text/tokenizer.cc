@@ -35,6 +35,9 @@ bool IsInvisibleJoiner(UChar32 c) {
          c == 0xFEFF;
 }
 
+// Markdown emphasis is one to three asterisks (italic, bold, both).
+constexpr int32_t kMaxEmphasisMarks = 3;
+
 // The hyphens that join the parts of a compound word (see tokenizer.h for
 // why dashes do not).
 bool IsHyphen(UChar32 c) { return c == '-' || c == 0x2010 || c == 0x2011; }
@@ -63,7 +66,8 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
   UChar32 prev = -1;  // Last code point of the current token.
   // True while the text since the end of the last token is one hyphen.
   bool hyphen_gap = false;
-  bool after_hyphen = false;  // Of the current token.
+  bool after_hyphen = false;    // Of the current token.
+  bool inner_emphasis = false;  // Of the current token.
   while (i < length) {
     if (IsAsciiWordByte(s[i])) {
       // The common case: a run of ASCII letters and digits, read bytewise.
@@ -102,20 +106,36 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
         i = after;
         continue;
       }
+      // Markdown emphasis inside a word ("**S**parse", "**Hop**field"):
+      // up to three asterisks between two letters.
+      if (c == '*' && u_isalpha(prev)) {
+        int32_t j = i;
+        while (j < length && j - i < kMaxEmphasisMarks && s[j] == '*') ++j;
+        const UChar32 letter = DecodeAt(s, length, j, &after);
+        if (letter >= 0 && u_isalpha(letter)) {
+          inner_emphasis = true;
+          prev = letter;
+          i = after;
+          continue;
+        }
+      }
     }
     // The first separator after a token may be a hyphen; any second one
     // (or an invalid byte) means the next token is not joined to it.
     hyphen_gap = token_start >= 0 && c >= 0 && IsHyphen(c);
     if (token_start >= 0) {
       tokens.push_back({static_cast<uint32_t>(token_start),
-                        static_cast<uint32_t>(i), after_hyphen});
+                        static_cast<uint32_t>(i), after_hyphen,
+                        inner_emphasis});
       token_start = -1;
+      inner_emphasis = false;
     }
     i = next;
   }
   if (token_start >= 0) {
     tokens.push_back({static_cast<uint32_t>(token_start),
-                      static_cast<uint32_t>(length), after_hyphen});
+                      static_cast<uint32_t>(length), after_hyphen,
+                      inner_emphasis});
   }
   return tokens;
 }

@@ -5,7 +5,9 @@
 // apostrophe (U+0027 or U+2019) between two letters and a '.' or ',' between
 // two digits are kept, so "model’s" and "5.4" stay one token, and so is an
 // invisible soft hyphen, zero-width space, (non-)joiner or word joiner
-// inside a word. Everything
+// inside a word, and so are one to three asterisks between two letters,
+// markdown emphasis inside a word ("**S**parse **Hop**field" gives
+// "S**parse" and "Hop**field", marked `inner_emphasis`). Everything
 // else (spaces, punctuation, symbols, LaTeX and markdown markup) separates
 // tokens, so "ResNet-18" gives "ResNet" and "18", "k=5" gives "k" and "5",
 // "5.4%" gives "5.4", "10\%" gives "10", and "$\eta(x)$" gives "eta" and "x".
@@ -33,6 +35,9 @@ struct TokenSpan {
   uint32_t end_byte = 0;
   // Exactly one hyphen separates this token from the previous one.
   bool after_hyphen = false;
+  // The token holds markdown emphasis asterisks, which are not part of the
+  // word: the analyzer removes them.
+  bool inner_emphasis = false;
 };
 
 // Returns the tokens of `text` in order. Invalid UTF-8 bytes are treated as

@@ -112,5 +112,23 @@ TEST(TokenizerTest, JoinedTokenAfterAMultibyteCharacterHasByteOffsets) {
   EXPECT_TRUE(tokens[1].after_hyphen);
 }
 
+TEST(TokenizerTest, EmphasisInsideAWordDoesNotSplitIt) {
+  // STanHop's abstract spells out its name so; a bold word stays apart from
+  // its neighbours, and asterisks before a digit or a space still separate.
+  const std::string text = "**S**parse **Hop**field *x*y **bold** a**2 b* c";
+  std::vector<std::string> words;
+  std::vector<bool> marked;
+  for (const TokenSpan& t : Tokenize(text)) {
+    words.push_back(text.substr(t.start_byte, t.end_byte - t.start_byte));
+    marked.push_back(t.inner_emphasis);
+  }
+  EXPECT_THAT(words, ElementsAre("S**parse", "Hop**field", "x*y", "bold", "a",
+                                 "2", "b", "c"));
+  EXPECT_THAT(marked,
+              ElementsAre(true, true, true, false, false, false, false, false));
+  // At most three asterisks: four are not emphasis.
+  EXPECT_EQ(Tokenize("a****b").size(), 2u);
+}
+
 }  // namespace
 }  // namespace paperdb::text
