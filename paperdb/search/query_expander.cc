@@ -311,7 +311,11 @@ class Expander {
     if (df > 0 && !node->surface.empty() &&
         (word_alone_ || node->surface_only)) {
       PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,
-                               ResolveWordForms(store_, node));
+                               ResolveWordForms(store_, node, df));
+      if (!forms.corrected.empty() && !node->excluded) {
+        rewrites_.push_back(Rewrite(QueryRewrite::Kind::kSpelling, *node, *node,
+                                    node->word, {forms.corrected}));
+      }
       // A quoted word does not match the other words: nothing to say.
       if (!forms.other_words.empty() && !node->excluded &&
           !node->surface_only) {

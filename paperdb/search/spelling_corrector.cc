@@ -70,6 +70,17 @@ uint32_t InflectedDistance(const std::u32string& word,
 
 }  // namespace
 
+bool IsTypoOf(absl::string_view typed, absl::string_view word) {
+  const std::u32string a = Decode(typed);
+  if (a.size() < 5 || a.size() > kMaxCorrectedLength || typed == word ||
+      std::any_of(a.begin(), a.end(),
+                  [](char32_t c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  const uint32_t max_distance = a.size() >= 9 ? 2 : 1;
+  return EditDistance(a, Decode(word), max_distance) <= max_distance;
+}
+
 absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     const storage::Store& store, absl::string_view folded_word,
     absl::string_view stem_term, const CancelFn& cancelled) {

@@ -38,6 +38,12 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     const storage::Store& store, absl::string_view word, absl::string_view stem,
     const CancelFn& cancelled);
 
+// True if `word` is what a user meant by typing `typed` (both case-folded):
+// within the distance SpellingCorrections() allows (1, or 2 from 9 code
+// points), `typed` of 5 to kMaxCorrectedLength code points without a digit,
+// and the two not equal.
+bool IsTypoOf(absl::string_view typed, absl::string_view word);
+
 // Damerau-Levenshtein distance (optimal string alignment) between `a` and
 // `b`, in code points, or max_distance + 1 if it exceeds `max_distance`.
 uint32_t EditDistance(std::u32string_view a, std::u32string_view b,

@@ -31,14 +31,23 @@ struct WordFormResolution {
   // False if no paper holds the typed word or an inflection of it: every
   // match of the stem is another word.
   bool typed_word_found = true;
+  // The typed word is not English and no paper holds it, but one of the
+  // stem's words is within spelling-correction distance of it
+  // ("reinforcment": "reinforcement"): that word, which then counts as the
+  // typed one.
+  std::string corrected;
 };
 
-// For `node`, a kTerm with `surface` set whose stem `node->terms[0]` some
-// paper holds: sets node->split_forms, same_forms, other_forms and
-// unmarked_same when other words may share the stem in some paper. Store
+// For `node`, a kTerm with `surface` set whose stem `node->terms[0]`
+// `stem_df` papers hold: sets node->split_forms, same_forms, other_forms and
+// unmarked_same when other words share the stem in some paper. Words folded
+// to the stem or the stem plus "e" have no form term; they are counted as
+// another word only where more papers hold the stem than the typed word's
+// forms (else no paper is known to hold them without the typed word). Store
 // errors; DATA_LOSS for a bad document frequency.
 absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
-                                                    QueryNode* node);
+                                                    QueryNode* node,
+                                                    uint32_t stem_df);
 
 }  // namespace paperdb::search
 

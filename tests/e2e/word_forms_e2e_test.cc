@@ -88,12 +88,12 @@ TEST_F(WordFormsE2eTest, OnlyStemMatchesAreSaidToBeSo) {
 
 TEST_F(WordFormsE2eTest, AStemThatIsTheOnlyWordMatchedIsNamed) {
   // "neurall" stems to "neural", which 22 papers write as such: the index
-  // names no other word, and the rewrite names the stem's own.
+  // names no other word; one letter off it, it is a typo of the stem's own.
   const v1::SearchPapersResponse response = Search("neurall");
   EXPECT_EQ(response.total_size(), 22);
   ASSERT_EQ(response.rewrites_size(), 1);
   EXPECT_EQ(response.rewrites(0).kind(),
-            v1::QueryRewrite::KIND_STEM_MATCHES_ONLY);
+            v1::QueryRewrite::KIND_SPELLING_CORRECTION);
   EXPECT_THAT(response.rewrites(0).replacements(), ElementsAre("neural"));
   const v1::SearchPapersResponse experience = Search("experience");
   ASSERT_EQ(experience.rewrites_size(), 1);
@@ -139,6 +139,36 @@ TEST_F(WordFormsE2eTest, UniverseAndUniversityEachFindTheirOwnPaper) {
               ::testing::StartsWith("A survey of the universe"));
   EXPECT_THAT(university.results(0).paper().abstract(),
               ::testing::StartsWith("Teaching at a university"));
+}
+
+// A word no paper holds whose stem a paper's word shares, within spelling
+// distance ("reinforcment" and "reinforcement" both stem to "reinforc"), is
+// a typo of that word: corrected, at full weight, not a stem-only match.
+TEST_F(WordFormsE2eTest, ATypoSharingTheStemIsCorrectedNotWeighedDown) {
+  const v1::SearchPapersResponse typo = Search("reinforcment", 20);
+  const v1::SearchPapersResponse right = Search("reinforcement", 20);
+  ASSERT_EQ(typo.rewrites_size(), 1);
+  EXPECT_EQ(typo.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_SPELLING_CORRECTION);
+  EXPECT_EQ(typo.rewrites(0).original(), "reinforcment");
+  EXPECT_THAT(typo.rewrites(0).replacements(), ElementsAre("reinforcement"));
+  EXPECT_EQ(Ids(typo), Ids(right));
+  ASSERT_GE(typo.results_size(), 1);
+  EXPECT_EQ(typo.results(0).score(), right.results(0).score());
+}
+
+// Words folded to a stem have no form term; a stem whose papers all hold the
+// typed word says nothing of other words ("iTransformer", one paper).
+TEST_F(WordFormsE2eTest, NoStemRewriteWhereEveryPaperHoldsTheWord) {
+  for (const char* word : {"iTransformer", "reinforcement", "diffusion"}) {
+    const v1::SearchPapersResponse response = Search(word);
+    for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+      EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_STEM_MATCHES) << word;
+      EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_STEM_MATCHES_ONLY)
+          << word;
+    }
+    EXPECT_GE(response.results_size(), 1) << word;
+  }
 }
 
 }  // namespace
