@@ -1,9 +1,12 @@
 #include "query_service/checkpoint_follower.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <memory>
 #include <utility>
 
+#include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
 #include "query_service/query_engine.h"

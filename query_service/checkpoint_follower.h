@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/random/random.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -67,6 +68,7 @@ class CheckpointFollower {
   const std::string work_dir_;
   EngineSlot* const slot_;
   uint64_t opened_ = 0;  // Instances opened, naming their work directories.
+  absl::BitGen bitgen_;  // Names work directories apart from other processes.
   mutable absl::Mutex mu_;
   std::optional<storage::CheckpointInfo> served_ ABSL_GUARDED_BY(mu_);
   absl::Notification stop_;
