@@ -8,6 +8,7 @@
 
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "paperdb/common/status_macros.h"
 #include "query_service/query_engine.h"
 
@@ -27,7 +28,7 @@ std::optional<storage::CheckpointInfo> CheckpointFollower::served() const {
   return served_;
 }
 
-absl::StatusOr<std::optional<storage::CheckpointInfo>>
+absl::StatusOr<std::optional<CheckpointFollower::Switch>>
 CheckpointFollower::Poll() {
   PAPERDB_ASSIGN_OR_RETURN(std::vector<storage::CheckpointInfo> complete,
                            storage::ListCompleteCheckpoints(dir_));
@@ -42,6 +43,7 @@ CheckpointFollower::Poll() {
   const std::string secondary = (std::filesystem::path(work_dir_) /
                                  absl::StrCat(newest.name, "-", opened_++))
                                     .string();
+  const absl::Time start = absl::Now();
   absl::StatusOr<std::unique_ptr<QueryEngine>> opened =
       QueryEngine::Open(newest.path, secondary);
   if (!opened.ok()) {
@@ -56,16 +58,16 @@ CheckpointFollower::Poll() {
         std::error_code ignored;
         std::filesystem::remove_all(secondary, ignored);
       });
+  const absl::Duration open_time = absl::Now() - start;
   slot_->Set(std::move(engine));
   absl::MutexLock lock(&mu_);
   served_ = newest;
-  return newest;
+  return Switch{std::move(newest), open_time};
 }
 
 void CheckpointFollower::Start(
     absl::Duration interval,
-    std::function<
-        void(const absl::StatusOr<std::optional<storage::CheckpointInfo>>&)>
+    std::function<void(const absl::StatusOr<std::optional<Switch>>&)>
         on_result) {
   thread_ = std::thread([this, interval, on_result = std::move(on_result)] {
     do {

@@ -37,6 +37,12 @@ namespace paperdb::query {
 
 class CheckpointFollower {
  public:
+  // A switch to a newer checkpoint.
+  struct Switch {
+    storage::CheckpointInfo checkpoint;
+    absl::Duration open_time;  // Opening it, before it served.
+  };
+
   // Follows checkpoints in `dir`, serving them through `slot` (which must
   // outlive the follower); secondary instances keep their files under
   // `work_dir` (created if missing).
@@ -50,13 +56,12 @@ class CheckpointFollower {
   // followed too). Returns the checkpoint switched to, or nullopt if there
   // was nothing new. Errors of listing the directory or opening the
   // checkpoint; the one served before keeps serving then.
-  absl::StatusOr<std::optional<storage::CheckpointInfo>> Poll();
+  absl::StatusOr<std::optional<Switch>> Poll();
 
   // Starts a thread that calls Poll() now and then every `interval`, and
   // reports each outcome to `on_result`; stopped by the destructor.
   void Start(absl::Duration interval,
-             std::function<void(
-                 const absl::StatusOr<std::optional<storage::CheckpointInfo>>&)>
+             std::function<void(const absl::StatusOr<std::optional<Switch>>&)>
                  on_result);
 
   // The checkpoint served; nullopt before the first.

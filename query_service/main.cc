@@ -17,6 +17,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "paperdb/common/cpu.h"
@@ -171,7 +172,7 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
         absl::Milliseconds(absl::GetFlag(FLAGS_checkpoint_poll_ms)),
         [&, serving = false, last_error = std::string()](
             const absl::StatusOr<std::optional<
-                paperdb::storage::CheckpointInfo>>& result) mutable {
+                paperdb::query::CheckpointFollower::Switch>>& result) mutable {
           if (!result.ok()) {
             // Once per distinct error, not once per poll.
             if (result.status().ToString() == last_error) return;
@@ -181,9 +182,13 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
           }
           last_error.clear();
           if (!result->has_value()) return;
-          paperdb::LogInfo(absl::StrCat("serving checkpoint ", (*result)->path,
-                                        ", ", (*result)->papers, " papers"));
-          documents.Set(static_cast<double>((*result)->papers));
+          const paperdb::storage::CheckpointInfo& checkpoint =
+              (*result)->checkpoint;
+          paperdb::LogInfo(absl::StrFormat(
+              "serving checkpoint %s, %d papers (opened in %.0f ms)",
+              checkpoint.path, checkpoint.papers,
+              absl::ToDoubleMilliseconds((*result)->open_time)));
+          documents.Set(static_cast<double>(checkpoint.papers));
           caught_up.Set(absl::ToUnixMillis(absl::Now()) / 1000.0);
           if (auto served = slot.Get(); served != nullptr) {
             store_bytes.Set(static_cast<double>(served->StoreBytes()));

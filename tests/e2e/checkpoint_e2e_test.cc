@@ -204,7 +204,7 @@ TEST_F(CheckpointTest, HalfCopiedCheckpointIsNeverOpened) {
   auto served = follower.Poll();
   ASSERT_THAT(served.status(), IsOk());
   ASSERT_TRUE(served->has_value());
-  EXPECT_EQ((*served)->name, good.name);
+  EXPECT_EQ((*served)->checkpoint.name, good.name);
   ASSERT_NE(slot.Get(), nullptr);
   EXPECT_EQ(slot.Get()->DocumentCount().value_or(0), 5u);
   auto unchanged = follower.Poll();
@@ -217,7 +217,7 @@ TEST_F(CheckpointTest, HalfCopiedCheckpointIsNeverOpened) {
   served = follower.Poll();
   ASSERT_THAT(served.status(), IsOk());
   ASSERT_TRUE(served->has_value());
-  EXPECT_EQ((*served)->name, newer.name);
+  EXPECT_EQ((*served)->checkpoint.name, newer.name);
   EXPECT_EQ(slot.Get()->DocumentCount().value_or(0), 10u);
 }
 
@@ -320,7 +320,7 @@ TEST_F(CheckpointTest, SearchesDuringSwapsNeverFailNorMixCheckpoints) {
     auto served = follower.Poll();
     ASSERT_THAT(served.status(), IsOk());
     ASSERT_TRUE(served->has_value());
-    EXPECT_EQ((*served)->name, info.name);
+    EXPECT_EQ((*served)->checkpoint.name, info.name);
     ++swaps;
     std::this_thread::sleep_for(std::chrono::milliseconds(40));
   };
