@@ -34,6 +34,18 @@ port_of() {
   echo "$port"
 }
 
+# Refused arguments: exit status 2 for usage, 1 for a missing store.
+set +e
+out=$("$QUERY" --db="$WORK/db" --follow_checkpoints="$WORK/follow" 2>&1)
+[[ $? -eq 2 ]] && grep -q 'give one of --db and --follow_checkpoints' <<<"$out" \
+  || fail "both modes: $out"
+out=$("$INGEST" checkpoint --db="$WORK/db" 2>&1)
+[[ $? -eq 2 ]] && grep -q 'needs --db, --out' <<<"$out" || fail "no --out: $out"
+out=$("$INGEST" checkpoint --db="$WORK/nothing" --out="$WORK/pub" 2>&1)
+[[ $? -eq 1 ]] && grep -q "no paperdb store at $WORK/nothing" <<<"$out" || fail "no store: $out"
+set -e
+[[ ! -e "$WORK/nothing" && ! -e "$WORK/pub" ]] || fail "a refused checkpoint left files behind"
+
 "$INGEST" --db="$WORK/db" "$SRC/data" >/dev/null || fail "ingest"
 out=$("$INGEST" checkpoint --db="$WORK/db" --out="$WORK/pub") || fail "checkpoint: $out"
 grep -Eq "^$WORK/pub/ckpt-[0-9]{20}: sequence [0-9]+, 76 papers$" <<<"$out" || fail "checkpoint: $out"
