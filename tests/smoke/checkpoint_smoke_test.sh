@@ -3,8 +3,9 @@
 # checkpoint` publishes a store, `verify` passes on the checkpoint, and
 # `query_service --follow_checkpoints` reports NOT_SERVING until a complete
 # checkpoint arrives (a copy without its marker is not served), then
-# SERVING, and switches to the checkpoints a serving writer
-# (`ingest_service serve --checkpoint_dir`) publishes after each change.
+# SERVING; a standalone checkpoint taken while a writer runs holds its
+# unflushed writes; and query_service switches to the checkpoints a serving
+# writer (`ingest_service serve --checkpoint_dir`) publishes after a change.
 # Usage: checkpoint_smoke_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 BUILD=$1
@@ -82,20 +83,35 @@ out=$("$CALL" "$ADDR" call paperdb.v1.QueryService/SearchPapers \
   -d '{"query": "spiking neural networks delays", "page_size": 1}')
 grep -q '"fileName": "004_0ef8dce93850603c.txt"' <<<"$out" || fail "search: $out"
 
+# While a writer holds the store, a standalone checkpoint reads it as a
+# secondary instance, and includes what the writer has not flushed yet
+# (the write-ahead log, replayed when the checkpoint is opened).
+: >"$WORK/is1.log"
+"$INGEST" serve --db="$WORK/db" --listen=127.0.0.1:0 2>"$WORK/is1.log" &
+IS_PID=$!
+IADDR=127.0.0.1:$(port_of "$WORK/is1.log")
+body=$(printf '{"file_name": "old.txt"}{"content": "%s"}' \
+  "$(printf 'NeurIPS 2023 paper list\n\nWe introduce Zorbformer, a model of tides.\n' | base64 -w0)")
+out=$("$CALL" "$IADDR" call paperdb.v1.IngestService/IngestFile -d "$body")
+grep -q '"added": 1' <<<"$out" || fail "streamed ingest: $out"
+out=$("$INGEST" checkpoint --db="$WORK/db" --out="$WORK/pub2" 2>&1) \
+  || fail "checkpoint while a writer runs: $out"
+grep -q ', 77 papers$' <<<"$out" || fail "checkpoint while a writer runs: $out"
+CKPT2=$(ls "$WORK/pub2")
+[[ -n $(find "$WORK/pub2/$CKPT2" -name '*.log' -size +0) ]] || fail "no write-ahead log in $CKPT2"
+out=$("$INGEST" verify --db="$WORK/pub2/$CKPT2") || fail "verify: $out"
+grep -q ': 5 files, 77 papers, .* 0 problems$' <<<"$out" || fail "verify: $out"
+kill -TERM "$IS_PID"
+wait "$IS_PID" || fail "ingest_service exit status $? after SIGTERM"
+
 # The serving writer publishes into the followed directory itself (one
-# machine here; across machines a transport copies them): its first
-# checkpoint is the one served already (same sequence); a streamed file
-# makes a new one, which query_service switches to.
+# machine here; across machines a transport copies them); a streamed file
+# makes a new checkpoint, which query_service switches to.
 : >"$WORK/is.log"
 "$INGEST" serve --db="$WORK/db" --listen=127.0.0.1:0 --checkpoint_dir="$WORK/follow" \
   --checkpoint_interval_seconds=1 --checkpoint_keep=2 2>"$WORK/is.log" &
 IS_PID=$!
 IADDR=127.0.0.1:$(port_of "$WORK/is.log")
-# While the writer holds the store, a standalone checkpoint reads it as a
-# secondary instance.
-out=$("$INGEST" checkpoint --db="$WORK/db" --out="$WORK/pub2" 2>&1) \
-  || fail "checkpoint while a writer runs: $out"
-grep -q ', 76 papers$' <<<"$out" || fail "checkpoint while a writer runs: $out"
 body=$(printf '{"file_name": "new.txt"}{"content": "%s"}' \
   "$(printf 'NeurIPS 2023 paper list\n\nWe introduce Quuxformer, a tokenizer-free model.\n' | base64 -w0)")
 out=$("$CALL" "$IADDR" call paperdb.v1.IngestService/IngestFile -d "$body")
@@ -107,8 +123,8 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [[ -n "$found" ]] || fail "new checkpoint not served: $out $(cat "$WORK/qs.log")"
-grep -q 'checkpoint published: .*, 77 papers' "$WORK/is.log" || fail "writer log: $(cat "$WORK/is.log")"
-grep -q 'serving checkpoint .*, 77 papers' "$WORK/qs.log" || fail "query log: $(cat "$WORK/qs.log")"
+grep -q 'checkpoint published: .*, 78 papers' "$WORK/is.log" || fail "writer log: $(cat "$WORK/is.log")"
+grep -q 'serving checkpoint .*, 78 papers' "$WORK/qs.log" || fail "query log: $(cat "$WORK/qs.log")"
 [[ $(ls "$WORK/follow" | wc -l) -eq 2 ]] || fail "kept checkpoints: $(ls "$WORK/follow")"
 kill -TERM "$IS_PID"
 wait "$IS_PID" || fail "ingest_service exit status $? after SIGTERM"
