@@ -78,6 +78,7 @@ for n in $SIZES; do
       opened+=("$(grep "serving checkpoint .*$name" "$WORK/qs.log" | sed -n 's/.*opened in \([0-9]*\) ms.*/\1/p' | tail -1)")
     fi
     # Keep the followed directory as the sidecar does: the newest two.
+    # shellcheck disable=SC2010  # grep keeps only checkpoint names.
     ls -1 "$WORK/follow" | grep '^ckpt-' | sort | head -n -2 | while read -r old; do rm -rf "${WORK:?}/follow/$old"; done
   done
   kill "$qs_pid"

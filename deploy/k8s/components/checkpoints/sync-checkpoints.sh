@@ -20,6 +20,7 @@ KEEP=${KEEP:-2}
 INTERVAL=${INTERVAL:-5}
 
 # The checkpoint names in directory $1, oldest first.
+# shellcheck disable=SC2010  # grep keeps only ckpt-<20 digits>.
 names() { ls -1 "$1" 2>/dev/null | grep -E '^ckpt-[0-9]{20}$' | sort || true; }
 
 # Copies checkpoint $1 from SRC into directory $2.
@@ -32,6 +33,7 @@ sync_once() {
   if [ -n "$name" ] && [ -f "$SRC/$name/COMPLETE" ] && [ ! -d "$DST/$name" ]; then
     mkdir -p "$DST"
     # Per pod and process: replicas sharing DST (podman) never collide.
+    # shellcheck disable=SC3028  # Kubernetes and podman set HOSTNAME.
     tmp="$DST/.tmp-${HOSTNAME:-pod}-$$-$name"
     rm -rf "$tmp"
     # mv -T fails rather than move into a directory of that name.
