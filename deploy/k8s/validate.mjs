@@ -20,7 +20,9 @@
 //     HorizontalPodAutoscaler targets a workload that exists, and no pod
 //     template names a ConfigMap of this rendering that lives in another
 //     namespace or only under a generated name ("NAME-<hash>": kustomize left
-//     the reference unrewritten).
+//     the reference unrewritten), and containers naming the same image
+//     (its last path component) name it the same way (an overlay's `images:`
+//     that missed a container would leave it pulling another image).
 // It prints one line per FILE and exits 1 naming every object that failed.
 
 import fs from "node:fs";
@@ -199,6 +201,21 @@ function crossCheck(docs) {
         namespace: doc.metadata.namespace,
         labels: doc.spec?.template?.metadata?.labels ?? {},
       });
+    }
+  });
+  const images = new Map();  // Image name -> [full reference, where].
+  docs.forEach((doc, i) => {
+    if (!WORKLOADS.has(doc.kind)) return;
+    const spec = doc.spec?.template?.spec ?? {};
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      const name = (c.image ?? "").split("@")[0].split("/").pop().split(":")[0];
+      const seen = images.get(name);
+      if (seen && seen[0] !== c.image) {
+        problems.push([describe(doc, i), `container ${c.name} runs image ${c.image}, ` +
+          `${seen[1]} runs ${seen[0]}`]);
+      } else if (!seen) {
+        images.set(name, [c.image, `${describe(doc, i)} container ${c.name}`]);
+      }
     }
   });
   const selected = (doc, selector) =>
