@@ -3,6 +3,7 @@
 //   ingest_service --db=DIR FILE_OR_DIR...          one-shot ingest
 //   ingest_service serve --db=DIR --listen=ADDR     gRPC IngestService
 //   ingest_service verify --db=DIR                  consistency check
+//   ingest_service checkpoint --db=DIR --out=DIR    publish a checkpoint
 
 #include <unistd.h>
 
@@ -23,6 +24,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ingest_service/bulk_ingest.h"
+#include "ingest_service/checkpoint_publisher.h"
 #include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
@@ -34,6 +36,7 @@
 #include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
+#include "paperdb/storage/checkpoint.h"
 #include "paperdb/storage/store.h"
 
 ABSL_FLAG(std::string, db, "",
@@ -79,6 +82,15 @@ ABSL_FLAG(size_t, batch_mib, 16,
           "one-shot mode: input MiB committed per atomic batch (whole files)");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50052",
           "serve mode: host:port to listen on");
+ABSL_FLAG(std::string, checkpoint_dir, "",
+          "serve mode: publish checkpoints of the store into this directory "
+          "(for query_service --follow_checkpoints); empty: none");
+ABSL_FLAG(int, checkpoint_interval_seconds, 60,
+          "serve mode: publish a checkpoint this often, if the store changed");
+ABSL_FLAG(int, checkpoint_keep, 3,
+          "checkpoints kept in the publish directory; older ones are removed");
+ABSL_FLAG(std::string, out, "",
+          "checkpoint mode: the publish directory (created if missing)");
 
 namespace {
 
@@ -172,6 +184,52 @@ int Verify(const std::string& db) {
   return status;
 }
 
+// `checkpoint`: publishes a checkpoint of the store into `out` and prunes
+// older ones. The store is opened as primary; while a writer holds it, as a
+// secondary instance if RocksDB can checkpoint one. Exit status 0 on
+// success, 1 on failure.
+int Checkpoint(const std::string& db, const std::string& out) {
+  if (db.empty() || out.empty() || absl::GetFlag(FLAGS_checkpoint_keep) < 1) {
+    std::cerr << "ingest_service checkpoint: needs --db, --out and "
+                 "--checkpoint_keep >= 1\n";
+    return 2;
+  }
+  if (!std::filesystem::exists(std::filesystem::path(db) / "CURRENT")) {
+    std::cerr << "ingest_service checkpoint: no paperdb store at " << db
+              << "\n";
+    return 1;
+  }
+  const std::string secondary = (std::filesystem::temp_directory_path() /
+                                 absl::StrCat("paperdb-checkpoint-", getpid()))
+                                    .string();
+  int status = 1;
+  {
+    auto store = paperdb::storage::Store::OpenPrimary(db);
+    if (absl::IsUnavailable(store.status())) {
+      store = paperdb::storage::Store::OpenSecondary(db, secondary);
+    }
+    absl::StatusOr<paperdb::storage::CheckpointInfo> published =
+        store.ok() ? paperdb::storage::PublishCheckpoint(**store, out)
+                   : store.status();
+    if (published.ok()) {
+      const absl::Status pruned = paperdb::storage::PruneCheckpoints(
+          out, static_cast<size_t>(absl::GetFlag(FLAGS_checkpoint_keep)));
+      if (!pruned.ok()) {
+        std::cerr << "ingest_service checkpoint: " << pruned.message() << "\n";
+      }
+      std::cout << published->path << ": sequence " << published->sequence
+                << ", " << published->papers << " papers\n";
+      status = pruned.ok() ? 0 : 1;
+    } else {
+      std::cerr << "ingest_service checkpoint: " << published.status().message()
+                << "\n";
+    }
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(secondary, ignored);
+  return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -183,6 +241,8 @@ int main(int argc, char** argv) {
       "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
       "IngestService)\n"
       "  ingest_service verify --db=DIR   (check the store's consistency)\n"
+      "  ingest_service checkpoint --db=DIR --out=DIR   (publish a "
+      "checkpoint)\n"
       "  ingest_service probe [--listen=HOST:PORT]   (health check of a "
       "running ingest_service serve: exit 0 if SERVING)");
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
@@ -202,6 +262,9 @@ int main(int argc, char** argv) {
   }
   if (positional.size() == 2 && std::string(positional[1]) == "verify") {
     return Verify(absl::GetFlag(FLAGS_db));
+  }
+  if (positional.size() == 2 && std::string(positional[1]) == "checkpoint") {
+    return Checkpoint(absl::GetFlag(FLAGS_db), absl::GetFlag(FLAGS_out));
   }
   const bool serve =
       positional.size() > 1 && std::string(positional[1]) == "serve";
@@ -233,12 +296,16 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_max_concurrent_ingests) < 1 ||
       absl::GetFlag(FLAGS_max_ingest_seconds) < 1 ||
       absl::GetFlag(FLAGS_max_message_mib) < 1 ||
-      absl::GetFlag(FLAGS_max_message_mib) > 1024) {
+      absl::GetFlag(FLAGS_max_message_mib) > 1024 ||
+      absl::GetFlag(FLAGS_checkpoint_interval_seconds) < 1 ||
+      absl::GetFlag(FLAGS_checkpoint_keep) < 1) {
     std::cerr << "ingest_service: --batch_mib, --max_file_mib (< 4096), "
                  "--max_paragraphs, --max_abstract_bytes (<= 1048576, what "
                  "one search result can carry), --max_word_bytes, "
-                 "--max_concurrent_ingests, --max_ingest_seconds and "
-                 "--max_message_mib (<= 1024) must be >= 1\n";
+                 "--max_concurrent_ingests, --max_ingest_seconds, "
+                 "--max_message_mib (<= 1024), "
+                 "--checkpoint_interval_seconds and --checkpoint_keep must "
+                 "be >= 1\n";
     return 2;
   }
   // One-shot mode: the inputs are listed before the store is opened, so a
@@ -361,6 +428,25 @@ int main(int argc, char** argv) {
   }
   health.SetServing("", true);
   health.SetServing("paperdb.v1.IngestService", true);
+  std::unique_ptr<paperdb::ingest::CheckpointPublisher> publisher;
+  if (!absl::GetFlag(FLAGS_checkpoint_dir).empty()) {
+    publisher = std::make_unique<paperdb::ingest::CheckpointPublisher>(
+        store->get(), absl::GetFlag(FLAGS_checkpoint_dir),
+        static_cast<size_t>(absl::GetFlag(FLAGS_checkpoint_keep)));
+    publisher->Start(
+        absl::Seconds(absl::GetFlag(FLAGS_checkpoint_interval_seconds)),
+        [](const absl::StatusOr<
+            std::optional<paperdb::storage::CheckpointInfo>>& result) {
+          if (!result.ok()) {
+            paperdb::LogError(
+                absl::StrCat("checkpoint: ", result.status().message()));
+          } else if (result->has_value()) {
+            paperdb::LogInfo(
+                absl::StrCat("checkpoint published: ", (*result)->path, ", ",
+                             (*result)->papers, " papers"));
+          }
+        });
+  }
   paperdb::LogInfo(absl::StrCat(
       "ingest_service listening on port ", server->port,
       security->tls.cert_file.empty() ? " (plaintext" : " (TLS",

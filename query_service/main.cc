@@ -1,7 +1,9 @@
 // query_service: answers paperdb.v1.QueryService calls over a paperdb store,
-// following the writer (ingest_service) as a RocksDB secondary instance.
+// following the writer (ingest_service) as a RocksDB secondary instance, or
+// serving the newest of the checkpoints the writer publishes.
 //
 //   query_service --db=DIR [--listen=HOST:PORT]
+//   query_service --follow_checkpoints=DIR [--listen=HOST:PORT]
 
 #include <unistd.h>
 
@@ -15,6 +17,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "paperdb/common/cpu.h"
@@ -26,15 +29,24 @@
 #include "paperdb/rpc/metrics.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
+#include "query_service/checkpoint_follower.h"
+#include "query_service/engine_slot.h"
 #include "query_service/query_engine.h"
 #include "query_service/query_service_impl.h"
 
 ABSL_FLAG(std::string, db, "",
-          "paperdb store directory written by ingest_service; required");
+          "paperdb store directory written by ingest_service, followed as a "
+          "secondary instance; this or --follow_checkpoints is required");
+ABSL_FLAG(std::string, follow_checkpoints, "",
+          "directory of checkpoints published by ingest_service (on local "
+          "disk): serve the newest complete one and switch to newer ones");
+ABSL_FLAG(int, checkpoint_poll_ms, 1000,
+          "with --follow_checkpoints: how often to look for a newer "
+          "checkpoint, in milliseconds");
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051", "host:port to listen on");
 ABSL_FLAG(
     std::string, secondary_dir, "",
-    "directory for the RocksDB secondary instance's own files; default: a "
+    "directory for the RocksDB secondary instances' own files; default: a "
     "fresh directory under $TMPDIR, removed at exit");
 ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
@@ -64,14 +76,21 @@ ABSL_FLAG(int, shutdown_notice_seconds, 0,
 
 namespace {
 
-// Opens the store, serves until SIGINT/SIGTERM, drains. Returns the exit
-// status.
+// Opens the store (or, following checkpoints, starts without one), serves
+// until SIGINT/SIGTERM, drains. Returns the exit status.
 int Serve(const std::string& secondary, const sigset_t& signals) {
-  auto engine =
-      paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
-  if (!engine.ok()) {
-    std::cerr << "query_service: " << engine.status().message() << "\n";
-    return 1;
+  const std::string follow_dir = absl::GetFlag(FLAGS_follow_checkpoints);
+  absl::StatusOr<std::unique_ptr<paperdb::query::QueryEngine>> engine;
+  paperdb::query::EngineSlot slot;
+  if (follow_dir.empty()) {
+    engine =
+        paperdb::query::QueryEngine::Open(absl::GetFlag(FLAGS_db), secondary);
+    if (!engine.ok()) {
+      std::cerr << "query_service: " << engine.status().message() << "\n";
+      return 1;
+    }
+    slot.Set(std::shared_ptr<const paperdb::query::QueryEngine>(
+        engine->get(), [](const paperdb::query::QueryEngine*) {}));
   }
   absl::StatusOr<paperdb::rpc::SecurityConfig> security =
       paperdb::rpc::SecurityConfigFromFlags();
@@ -87,7 +106,7 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
   service_options.authenticator = &authenticator;
   service_options.max_search_time =
       absl::Milliseconds(absl::GetFlag(FLAGS_max_search_ms));
-  paperdb::query::QueryServiceImpl service(engine->get(), service_options);
+  paperdb::query::QueryServiceImpl service(&slot, service_options);
   paperdb::rpc::ServerMetrics metrics("query_service");
   auto& documents = prometheus::BuildGauge()
                         .Name("paperdb_documents")
@@ -141,30 +160,73 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
     std::cerr << "query_service: " << server.status().message() << "\n";
     return 1;
   }
-  health.SetServing("", true);
-  health.SetServing("paperdb.v1.QueryService", true);
-  // Health follows the store: NOT_SERVING while catching up fails.
-  (*engine)->StartCatchUpLoop(
-      absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
-      [&, last_ok = true](const absl::Status& result) mutable {
-        if (result.ok()) {
-          caught_up.Set(absl::ToUnixMillis(absl::Now()) / 1000.0);
-          if (auto count = (*engine)->DocumentCount(); count.ok()) {
-            documents.Set(static_cast<double>(*count));
+  // Following checkpoints: NOT_SERVING until the first is served; then
+  // SERVING, a checkpoint that fails to open leaving the last one serving.
+  std::unique_ptr<paperdb::query::CheckpointFollower> follower;
+  if (!follow_dir.empty()) {
+    health.SetServing("", false);
+    health.SetServing("paperdb.v1.QueryService", false);
+    follower = std::make_unique<paperdb::query::CheckpointFollower>(
+        follow_dir, secondary, &slot);
+    follower->Start(
+        absl::Milliseconds(absl::GetFlag(FLAGS_checkpoint_poll_ms)),
+        [&, serving = false, last_error = std::string()](
+            const absl::StatusOr<std::optional<
+                paperdb::query::CheckpointFollower::Switch>>& result) mutable {
+          if (!result.ok()) {
+            // Once per distinct error, not once per poll.
+            if (result.status().ToString() == last_error) return;
+            last_error = result.status().ToString();
+            paperdb::LogError(absl::StrCat("checkpoint: ", last_error));
+            return;
           }
-          store_bytes.Set(static_cast<double>((*engine)->StoreBytes()));
-        } else {
-          catch_up_failures.Increment();
-        }
-        if (result.ok() == last_ok) return;
-        if (!result.ok()) paperdb::LogError(result.message());
-        health.SetServing("", result.ok());
-        health.SetServing("paperdb.v1.QueryService", result.ok());
-        last_ok = result.ok();
-      });
+          last_error.clear();
+          if (!result->has_value()) return;
+          const paperdb::storage::CheckpointInfo& checkpoint =
+              (*result)->checkpoint;
+          paperdb::LogInfo(absl::StrFormat(
+              "serving checkpoint %s, %d papers (opened in %.0f ms)",
+              checkpoint.path, checkpoint.papers,
+              absl::ToDoubleMilliseconds((*result)->open_time)));
+          documents.Set(static_cast<double>(checkpoint.papers));
+          caught_up.Set(absl::ToUnixMillis(absl::Now()) / 1000.0);
+          if (auto served = slot.Get(); served != nullptr) {
+            store_bytes.Set(static_cast<double>(served->StoreBytes()));
+          }
+          if (!serving) {
+            health.SetServing("", true);
+            health.SetServing("paperdb.v1.QueryService", true);
+            serving = true;
+          }
+        });
+  } else {
+    health.SetServing("", true);
+    health.SetServing("paperdb.v1.QueryService", true);
+  }
+  // Health follows the store: NOT_SERVING while catching up fails.
+  if (follow_dir.empty())
+    (*engine)->StartCatchUpLoop(
+        absl::Milliseconds(absl::GetFlag(FLAGS_catch_up_interval_ms)),
+        [&, last_ok = true](const absl::Status& result) mutable {
+          if (result.ok()) {
+            caught_up.Set(absl::ToUnixMillis(absl::Now()) / 1000.0);
+            if (auto count = (*engine)->DocumentCount(); count.ok()) {
+              documents.Set(static_cast<double>(*count));
+            }
+            store_bytes.Set(static_cast<double>((*engine)->StoreBytes()));
+          } else {
+            catch_up_failures.Increment();
+          }
+          if (result.ok() == last_ok) return;
+          if (!result.ok()) paperdb::LogError(result.message());
+          health.SetServing("", result.ok());
+          health.SetServing("paperdb.v1.QueryService", result.ok());
+          last_ok = result.ok();
+        });
   paperdb::LogInfo(
-      absl::StrCat("query_service listening on port ", server->port, ", store ",
-                   absl::GetFlag(FLAGS_db),
+      absl::StrCat("query_service listening on port ", server->port,
+                   follow_dir.empty() ? ", store " : ", checkpoints in ",
+                   follow_dir.empty() ? absl::GetFlag(FLAGS_db) : follow_dir,
                    security->tls.cert_file.empty() ? " (plaintext" : " (TLS",
                    authenticator.enabled() ? ", authentication required)"
                                            : ", no authentication)"));
@@ -183,6 +245,7 @@ int main(int argc, char** argv) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
   paperdb::SetUpFlagsUsage(
       "query_service --db=DIR [--listen=HOST:PORT]\n"
+      "  query_service --follow_checkpoints=DIR [--listen=HOST:PORT]\n"
       "  query_service probe [--listen=HOST:PORT]   (health check of a "
       "running query_service: exit 0 if SERVING)");
   if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
@@ -201,16 +264,19 @@ int main(int argc, char** argv) {
         "paperdb.v1.QueryService", absl::Seconds(3));
   }
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
-  if (absl::GetFlag(FLAGS_db).empty()) {
-    std::cerr << "query_service: --db is required\n";
+  if (absl::GetFlag(FLAGS_db).empty() ==
+      absl::GetFlag(FLAGS_follow_checkpoints).empty()) {
+    std::cerr << "query_service: give one of --db and --follow_checkpoints\n";
     return 2;
   }
   if (absl::GetFlag(FLAGS_max_threads) < 2 ||
       absl::GetFlag(FLAGS_catch_up_interval_ms) < 10 ||
+      absl::GetFlag(FLAGS_checkpoint_poll_ms) < 10 ||
       absl::GetFlag(FLAGS_drain_seconds) < 0 ||
       absl::GetFlag(FLAGS_shutdown_notice_seconds) < 0) {
     std::cerr << "query_service: need --max_threads >= 2, "
-                 "--catch_up_interval_ms >= 10, --drain_seconds >= 0 and "
+                 "--catch_up_interval_ms >= 10, --checkpoint_poll_ms >= 10, "
+                 "--drain_seconds >= 0 and "
                  "--shutdown_notice_seconds >= 0\n";
     return 2;
   }

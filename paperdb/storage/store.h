@@ -193,6 +193,15 @@ class Store {
   absl::Status BeginBulkLoad();
   absl::Status EndBulkLoad(std::atomic<bool>* cancel = nullptr);
 
+  // Writes a RocksDB checkpoint of the store into `dir`, which must not
+  // exist (RocksDB creates it): a consistent copy that opens as a store of
+  // its own, its SST files hard-linked where the file system allows and
+  // copied otherwise, memtables flushed first on a primary. Returns the
+  // sequence number it holds (LatestSequenceNumber() at the time). Reads
+  // and writes may run during the call. RocksDB's errors (UNIMPLEMENTED
+  // where it cannot checkpoint a secondary instance).
+  absl::StatusOr<uint64_t> CreateCheckpoint(const std::string& dir) const;
+
   // Writes memtables to SST files, so that readers (secondary instances
   // included) find the data in indexed files instead of replaying the log.
   // Primary only.

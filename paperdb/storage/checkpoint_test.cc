@@ -1,0 +1,153 @@
+// The checkpoint marker and publish directory (checkpoint.h) on their own:
+// what makes a checkpoint complete, and what pruning removes. The services'
+// use of them is tested in tests/e2e/checkpoint_e2e_test.cc.
+
+#include "paperdb/storage/checkpoint.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+
+namespace paperdb::storage {
+namespace {
+
+namespace fs = std::filesystem;
+using ::paperdb::testing::IsOk;
+using ::paperdb::testing::StatusIs;
+using ::testing::HasSubstr;
+
+class CheckpointMarkerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           (std::string("paperdb_checkpoint_") +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static void Write(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+  }
+
+  // A checkpoint directory `name` with one data file of 5 bytes and the
+  // marker `marker`.
+  fs::path Make(const std::string& name, const std::string& marker) {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path);
+    Write(path / "000001.sst", "12345");
+    Write(path / kCheckpointMarker, marker);
+    return path;
+  }
+
+  fs::path dir_;
+};
+
+constexpr char kGood[] =
+    "paperdb checkpoint 1\nsequence 42\npapers 7\nfile 000001.sst 5\n";
+
+TEST_F(CheckpointMarkerTest, NameHoldsTwentyDigits) {
+  EXPECT_EQ(CheckpointName(42), "ckpt-00000000000000000042");
+  EXPECT_LT(CheckpointName(99), CheckpointName(100));
+}
+
+TEST_F(CheckpointMarkerTest, CompleteMarkerIsRead) {
+  const fs::path path = Make("ckpt-1", kGood);
+  auto info = ReadCompleteCheckpoint(path.string());
+  ASSERT_THAT(info.status(), IsOk());
+  EXPECT_EQ(info->name, "ckpt-1");
+  EXPECT_EQ(info->path, path.string());
+  EXPECT_EQ(info->sequence, 42u);
+  EXPECT_EQ(info->papers, 7u);
+}
+
+TEST_F(CheckpointMarkerTest, IncompleteOrForeignMarkersAreRefused) {
+  const struct {
+    const char* marker;
+    const char* message;
+  } cases[] = {
+      {"sequence 42\npapers 7\nfile 000001.sst 5\n", "marker is incomplete"},
+      {"paperdb checkpoint 1\npapers 7\nfile 000001.sst 5\n",
+       "marker is incomplete"},
+      {"paperdb checkpoint 1\nsequence 42\npapers 7\n", "marker is incomplete"},
+      {"paperdb checkpoint 1\nsequence 42\npapers 7\nfile ../x.sst 5\n",
+       "unexpected line"},
+      {"paperdb checkpoint 1\nsequence x\npapers 7\nfile 000001.sst 5\n",
+       "unexpected line"},
+      {"paperdb checkpoint 1\nsequence 42\npapers 7\nfile 000001.sst 6\n",
+       "000001.sst has 5 bytes, not 6"},
+      {"paperdb checkpoint 1\nsequence 42\npapers 7\nfile 000002.sst 5\n",
+       "000002.sst is missing"},
+  };
+  int i = 0;
+  for (const auto& c : cases) {
+    const fs::path path = Make("ckpt-" + std::to_string(i++), c.marker);
+    EXPECT_THAT(
+        ReadCompleteCheckpoint(path.string()).status(),
+        StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr(c.message)))
+        << c.marker;
+  }
+  fs::create_directories(dir_ / "no-marker");
+  EXPECT_THAT(ReadCompleteCheckpoint((dir_ / "no-marker").string()).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("no COMPLETE")));
+}
+
+TEST_F(CheckpointMarkerTest, ListingSkipsIncompleteAndHiddenDirectories) {
+  Make(CheckpointName(3), kGood);
+  Make(CheckpointName(1), kGood);
+  Make(".tmp-ckpt-1-0", kGood);
+  Make(CheckpointName(9), "not a marker");
+  auto listed = ListCompleteCheckpoints(dir_.string());
+  ASSERT_THAT(listed.status(), IsOk());
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].name, CheckpointName(1));
+  EXPECT_EQ((*listed)[1].name, CheckpointName(3));
+  auto none = ListCompleteCheckpoints((dir_ / "absent").string());
+  ASSERT_THAT(none.status(), IsOk());
+  EXPECT_TRUE(none->empty());
+}
+
+TEST_F(CheckpointMarkerTest, PruningKeepsTheNewestAndRecentTemporaries) {
+  for (int sequence : {1, 2, 3, 4}) Make(CheckpointName(sequence), kGood);
+  Make(CheckpointName(0), "incomplete and older");
+  Make(CheckpointName(5), "incomplete and newer: a copy under way");
+  const fs::path fresh_temp = Make(".tmp-ckpt-1-1", kGood);
+  const fs::path stale_temp = Make(".tmp-ckpt-1-2", kGood);
+  fs::last_write_time(stale_temp,
+                      fs::file_time_type::clock::now() - std::chrono::hours(2));
+  ASSERT_THAT(PruneCheckpoints(dir_.string(), 2), IsOk());
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir_)) {
+    left.push_back(entry.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left,
+            (std::vector<std::string>{".tmp-ckpt-1-1", CheckpointName(3),
+                                      CheckpointName(4), CheckpointName(5)}));
+  EXPECT_THAT(PruneCheckpoints(dir_.string(), 0),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+TEST_F(CheckpointMarkerTest, EmptyStorePublishesACheckpointOfNoPapers) {
+  auto store = Store::OpenPrimary((dir_ / "db").string());
+  ASSERT_THAT(store.status(), IsOk());
+  auto info = PublishCheckpoint(**store, (dir_ / "published").string());
+  ASSERT_THAT(info.status(), IsOk());
+  EXPECT_EQ(info->papers, 0u);
+  EXPECT_EQ(info->sequence, (*store)->LatestSequenceNumber());
+  EXPECT_GT(info->sequence, 0u);  // The schema version was written.
+  auto read = ReadCompleteCheckpoint(info->path);
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->sequence, info->sequence);
+}
+
+}  // namespace
+}  // namespace paperdb::storage
