@@ -81,17 +81,25 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
     for (absl::string_view term : absl::StrSplit(line.substr(tab + 1), '|')) {
       term = absl::StripAsciiWhitespace(term);
       if (term.empty()) return error("empty term");
-      std::vector<std::string> words, folded;
+      std::vector<std::string> words, folded, joiners;
+      std::string joiner;  // Stopwords since the last content word.
       uint32_t last_position = UINT32_MAX;
       for (const text::AnalyzedToken& token : (*analyzer)->Analyze(term)) {
         if (token.position == last_position) continue;  // Joined compound.
         last_position = token.position;
-        // Content words only: a query's parser drops stopwords, so "chain
-        // of thought" is typed as "chain thought".
-        if (token.stopword) continue;
+        const std::string word = text::Analyzer::FoldForMatching(
+            term.substr(token.start_byte, token.end_byte - token.start_byte));
+        // Content words are matched: a query's parser drops stopwords, so
+        // "chain of thought" is typed as "chain thought". In abstracts the
+        // stopwords between them must be the term's (MatchTokens()).
+        if (token.stopword) {
+          if (!words.empty())
+            absl::StrAppend(&joiner, joiner.empty() ? "" : " ", word);
+          continue;
+        }
+        if (!words.empty()) joiners.push_back(std::exchange(joiner, ""));
         words.push_back(token.term);
-        folded.push_back(text::Analyzer::FoldForMatching(
-            term.substr(token.start_byte, token.end_byte - token.start_byte)));
+        folded.push_back(word);
       }
       if (words.empty()) {
         return error(
@@ -111,7 +119,8 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       if (!seen.insert(words).second) continue;  // "LLM" and "LLMs".
       stems.push_back(words);
       written.emplace_back(term);
-      lexicon.by_first_[words[0]].push_back({words, folded, concept_index});
+      lexicon.by_first_[words[0]].push_back(
+          {words, folded, concept_index, std::move(joiners)});
     }
   }
   for (auto& [first, entries] : lexicon.by_first_) {
@@ -137,7 +146,7 @@ std::vector<ConceptMention> ConceptLexicon::Match(
 
 std::vector<ConceptMention> ConceptLexicon::Match(
     absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
-    uint32_t first_position) const {
+    uint32_t first_position, const SurfaceFn& joiner) const {
   std::vector<ConceptMention> mentions;
   // Folded words, computed only where a term's stems match.
   std::vector<std::string> surfaces(terms.size());
@@ -155,6 +164,12 @@ std::vector<ConceptMention> ConceptLexicon::Match(
     }
     return true;
   };
+  auto same_joiners = [&](const Entry& entry, size_t i) {
+    for (size_t k = 1; k < entry.stems.size(); ++k) {
+      if (joiner(i + k) != entry.joiners[k - 1]) return false;
+    }
+    return true;
+  };
   for (size_t i = 0; i < terms.size(); ++i) {
     if (terms[i].empty()) continue;
     auto it = by_first_.find(terms[i]);
@@ -164,7 +179,7 @@ std::vector<ConceptMention> ConceptLexicon::Match(
       if (i + entry.stems.size() > terms.size() ||
           !std::equal(entry.stems.begin(), entry.stems.end(),
                       terms.begin() + static_cast<ptrdiff_t>(i)) ||
-          !same_words(entry, i)) {
+          !same_words(entry, i) || (joiner && !same_joiners(entry, i))) {
         continue;
       }
       // Longest first: a concept already found here keeps that one.
@@ -181,6 +196,33 @@ std::vector<ConceptMention> ConceptLexicon::Match(
   return mentions;
 }
 
+namespace {
+
+// True if `gap`, the text between two words, keeps them together in a
+// concept's term: white space, hyphens and slashes only ("key/value",
+// "multi-head").
+bool IsWordGap(absl::string_view gap) {
+  for (size_t i = 0; i < gap.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(gap[i]);
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '-' ||
+        c == '/') {
+      continue;
+    }
+    // U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN: E2 80 90 / 91.
+    if (c == 0xE2 && i + 2 < gap.size() &&
+        static_cast<unsigned char>(gap[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(gap[i + 2]) == 0x90 ||
+         static_cast<unsigned char>(gap[i + 2]) == 0x91)) {
+      i += 2;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     absl::string_view text,
     absl::Span<const text::AnalyzedToken> tokens) const {
@@ -192,6 +234,10 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
   // compounds matched alone.
   std::vector<absl::string_view> words;
   std::vector<const text::AnalyzedToken*> word_tokens;
+  std::vector<std::string> joiners;  // Before each of `words`.
+  std::string joiner;
+  bool parted = false;  // Punctuation since the last word.
+  uint32_t last_end = 0;
   std::vector<ConceptMention> mentions;
   for (const text::AnalyzedToken& token : tokens) {
     if (token.compound) {
@@ -208,13 +254,25 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
       }
       continue;
     }
-    if (token.stopword) continue;
+    if (!words.empty() && token.start_byte > last_end) {
+      parted |= !IsWordGap(text.substr(last_end, token.start_byte - last_end));
+    }
+    last_end = token.end_byte;
+    if (token.stopword) {
+      absl::StrAppend(&joiner, joiner.empty() ? "" : " ", fold(token));
+      continue;
+    }
+    joiners.push_back(parted ? std::string(kJoinerBreak)
+                             : std::exchange(joiner, ""));
+    joiner.clear();
+    parted = false;
     words.push_back(token.term);
     word_tokens.push_back(&token);
   }
-  std::vector<ConceptMention> runs =
-      Match(absl::MakeConstSpan(words),
-            [&](size_t i) { return fold(*word_tokens[i]); });
+  std::vector<ConceptMention> runs = Match(
+      absl::MakeConstSpan(words),
+      [&](size_t i) { return fold(*word_tokens[i]); }, 0,
+      [&](size_t i) { return joiners[i]; });
   for (ConceptMention& m : runs) {
     m.position = word_tokens[m.position]->position;  // Index -> position.
     mentions.push_back(m);

@@ -49,6 +49,9 @@ struct ConceptMention {
   uint32_t words = 0;          // Words it spans.
 };
 
+// What Match()'s `joiner` gives for words parted by punctuation.
+inline constexpr char kJoinerBreak[] = "\x01";
+
 class ConceptLexicon {
  public:
   // The compiled-in thesaurus (paperdb/semantic/concepts.txt), parsed and
@@ -90,17 +93,27 @@ class ConceptLexicon {
   // words has the same stem and is the same word inflected
   // (text::AreInflections() of the folded words): "recommender" is not
   // "recommend", nor "imitate" "imitation". In position order.
+  //
+  // With `joiner` (MatchTokens()), what stands between terms[i-1] and
+  // terms[i] in a text must be what stands between those words in the
+  // thesaurus' term: the same stopwords, folded and space-separated ("" for
+  // none: "image-to-video" is not "image and video"), and no punctuation
+  // but hyphens and slashes (kJoinerBreak: "causal) reasoning" is not
+  // "causal reasoning").
   std::vector<ConceptMention> Match(absl::Span<const absl::string_view> terms,
                                     const SurfaceFn& surface,
-                                    uint32_t first_position = 0) const;
+                                    uint32_t first_position = 0,
+                                    const SurfaceFn& joiner = nullptr) const;
   std::vector<ConceptMention> Match(const std::vector<std::string>& terms,
                                     const SurfaceFn& surface,
                                     uint32_t first_position = 0) const;
 
-  // Match() over an analyzer's tokens of `text`, stopwords skipped ("rows
-  // and columns" is "rows columns"); joined compounds are tried as one word
-  // at their first part's position too ("hyper-graph" is "hypergraph").
-  // A mention's position is its first word's.
+  // Match() over an analyzer's tokens of `text`, its content words with the
+  // stopwords and punctuation between them as joiners ("rows and columns"
+  // matches the term "rows and columns", not "rows, columns"); joined
+  // compounds are tried as one word at their first part's position too
+  // ("hyper-graph" is "hypergraph"). A mention's position is its first
+  // word's.
   std::vector<ConceptMention> MatchTokens(
       absl::string_view text,
       absl::Span<const text::AnalyzedToken> tokens) const;
@@ -110,6 +123,9 @@ class ConceptLexicon {
     std::vector<std::string> stems;
     std::vector<std::string> words;  // Folded, as the thesaurus writes them.
     uint32_t concept_index = 0;
+    // Before words[k] (k >= 1): the stopwords between it and words[k-1],
+    // folded and space-separated.
+    std::vector<std::string> joiners;
   };
   std::vector<std::string> ids_;
   std::vector<std::vector<std::string>> terms_;

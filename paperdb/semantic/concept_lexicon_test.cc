@@ -22,7 +22,8 @@ constexpr char kThesaurus[] =
     "hypergraph\thypergraph | hyperedge | higher-order relations\n"
     "brain_imaging\tfMRI | brain scans | brain activity\n"
     "\n"
-    "llm\tlarge language model | LLM | chatbot\n";
+    "llm\tlarge language model | LLM | chatbot\n"
+    "tabular\ttabular data | rows and columns | key/value store\n";
 
 std::vector<std::string> Ids(const ConceptLexicon& lexicon,
                              const std::vector<ConceptMention>& mentions) {
@@ -42,7 +43,7 @@ std::vector<ConceptMention> MatchText(const ConceptLexicon& lexicon,
 TEST(ConceptLexiconTest, FindsEveryTermOfAConceptInAnyInflection) {
   absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(kThesaurus);
   ASSERT_TRUE(lexicon.ok()) << lexicon.status();
-  EXPECT_EQ(lexicon->size(), 3u);
+  EXPECT_EQ(lexicon->size(), 4u);
   const std::vector<ConceptMention> mentions = MatchText(
       *lexicon,
       "Hyperedges join many nodes; chatbots and Large Language Models read "
@@ -60,9 +61,28 @@ TEST(ConceptLexiconTest, WordsMustBeConsecutive) {
   ASSERT_TRUE(lexicon.ok());
   EXPECT_TRUE(MatchText(*lexicon, "brain and its scans").empty());
   EXPECT_TRUE(MatchText(*lexicon, "higher order complex relations").empty());
-  // Stopwords are not words of a term: "of" between them is skipped, as a
-  // query's parser drops it.
-  EXPECT_EQ(MatchText(*lexicon, "higher order of relations").size(), 1u);
+  // In a text, the stopwords between a term's words must be the term's own,
+  // and no punctuation but hyphens and slashes may part them.
+  EXPECT_TRUE(MatchText(*lexicon, "higher order of relations").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "brain) scans").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "brain. Scans").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "rows or columns").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "rows, columns").empty());
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "rows and columns")),
+            std::vector<std::string>{"tabular"});
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "a key-value store")),
+            std::vector<std::string>{"tabular"});
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon,
+                                    "higher\xE2\x80\x90order "
+                                    "relations")),
+            std::vector<std::string>{"hypergraph"});
+  // A query's words carry no stopwords: its parser drops them, so "rows and
+  // columns" is typed as "rows columns".
+  std::unique_ptr<text::Analyzer> analyzer = *text::Analyzer::Create();
+  const std::vector<std::string> typed = {analyzer->Term("rows"),
+                                          analyzer->Term("columns")};
+  EXPECT_EQ(Ids(*lexicon, lexicon->Match(typed, [](size_t) { return ""; })),
+            std::vector<std::string>{"tabular"});
 }
 
 TEST(ConceptLexiconTest, MalformedLinesAreNamed) {

