@@ -185,6 +185,19 @@ UChar32 At(const uint8_t* s, int32_t length, int32_t i) {
   return c;
 }
 
+// tokenizer.h: one to three asterisks between two letters are markdown
+// emphasis inside a word. For the run of asterisks starting at byte `at`
+// after the letter `left`: the byte after the run if it joins, else -1.
+int32_t EmphasisEnd(const uint8_t* s, int32_t length, UChar32 left,
+                    int32_t at) {
+  if (left < 0 || !u_isalpha(left)) return -1;
+  int32_t end = at;
+  while (end < length && end - at < 3 && s[end] == '*') ++end;
+  if (end == at) return -1;
+  const UChar32 right = At(s, length, end);
+  return right >= 0 && u_isalpha(right) ? end : -1;
+}
+
 std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
   const std::vector<TokenSpan> spans = Tokenize(text);
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
@@ -205,6 +218,12 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
     UChar32 previous = -1;
     for (int32_t at = start; at < end;) {
       const UChar32 c = At(s, length, at);
+      if (c == '*') {
+        const int32_t after = EmphasisEnd(s, length, previous, at);
+        FUZZ_CHECK(after > at && after < end);
+        at = after;
+        continue;
+      }
       U8_FWD_1(s, at, length);
       if (!IsWordChar(c)) {
         FUZZ_CHECK(previous >= 0 && at < end);
@@ -219,13 +238,21 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
     // the token lies on either side of it.
     const UChar32 left = Before(s, start);
     FUZZ_CHECK(!IsWordChar(left));
-    if (left >= 0) {
+    if (left == '*') {
+      // No letter before a run of at most three asterisks ending here.
+      int32_t run = start;
+      while (run > 0 && start - run < 4 && s[run - 1] == '*') --run;
+      FUZZ_CHECK(start - run > 3 ||
+                 EmphasisEnd(s, length, Before(s, run), run) != start);
+    } else if (left >= 0) {
       const int32_t left_start = start - U8_LENGTH(left);
       FUZZ_CHECK(!Joins(Before(s, left_start), left, At(s, length, start)));
     }
     const UChar32 right = At(s, length, end);
     FUZZ_CHECK(!IsWordChar(right));
-    if (right >= 0) {
+    if (right == '*') {
+      FUZZ_CHECK(EmphasisEnd(s, length, Before(s, end), end) < 0);
+    } else if (right >= 0) {
       FUZZ_CHECK(
           !Joins(Before(s, end), right, At(s, length, end + U8_LENGTH(right))));
     }
