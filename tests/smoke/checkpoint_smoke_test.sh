@@ -10,30 +10,8 @@
 set -euo pipefail
 BUILD=$1
 SRC=$2
-WORK=$(mktemp -d)
-QS_PID=""
-IS_PID=""
-cleanup() {
-  [[ -n "$QS_PID" ]] && kill "$QS_PID" 2>/dev/null || true
-  [[ -n "$IS_PID" ]] && kill "$IS_PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-INGEST="$BUILD/ingest_service/ingest_service"
-QUERY="$BUILD/query_service/query_service"
-CALL="$SRC/tools/grpc_call.py"
-# The port a service logged ("listening on port N"), waiting for it.
-port_of() {
-  local port=""
-  for _ in $(seq 100); do
-    port=$(sed -n 's/.*listening on port \([0-9]*\).*/\1/p' "$1")
-    [[ -n "$port" ]] && break
-    sleep 0.1
-  done
-  [[ -n "$port" ]] || fail "no port in $1: $(cat "$1")"
-  echo "$port"
-}
+# shellcheck source=tests/smoke/smoke_common.sh
+source "$(dirname "$0")/smoke_common.sh"
 
 # Refused arguments: exit status 2 for usage, 1 for a missing store.
 set +e

@@ -8,19 +8,8 @@
 set -euo pipefail
 BUILD=$1
 SRC=$2
-WORK=$(mktemp -d)
-QS_PID=""
-IS_PID=""
-cleanup() {
-  [[ -n "$QS_PID" ]] && kill "$QS_PID" 2>/dev/null || true
-  [[ -n "$IS_PID" ]] && kill "$IS_PID" 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-INGEST="$BUILD/ingest_service/ingest_service"
-QUERY="$BUILD/query_service/query_service"
-CALL="$SRC/tools/grpc_call.py"
+# shellcheck source=tests/smoke/smoke_common.sh
+source "$(dirname "$0")/smoke_common.sh"
 
 out=$("$INGEST" --db="$WORK/db" "$SRC/data")
 grep -q '^total: 4 files, 76 added, 0 updated, 0 unchanged, 0 removed, 0 skipped, 0 paragraphs rejected, 0 files rejected$' <<<"$out" \
