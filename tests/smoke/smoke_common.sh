@@ -1,7 +1,7 @@
 # Shared set-up of the smoke tests, sourced after `BUILD` and `SRC` are set:
 # a work directory removed on exit with the services started there
 # (QS_PID, IS_PID), fail(), the binaries' paths and port_of().
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034  # The sourcing scripts use the paths.
 WORK=$(mktemp -d)
 QS_PID=""
 IS_PID=""
