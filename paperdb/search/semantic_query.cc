@@ -83,7 +83,7 @@ std::vector<Run> ConceptRuns(const std::vector<std::string>& words,
                              const std::vector<std::string>& surfaces) {
   const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
   std::vector<semantic::ConceptMention> mentions =
-      lexicon.Match(words, [&](size_t i) { return surfaces[i]; });
+      lexicon.MatchQuery(words, [&](size_t i) { return surfaces[i]; });
   std::stable_sort(
       mentions.begin(), mentions.end(),
       [](const semantic::ConceptMention& a, const semantic::ConceptMention& b) {

@@ -17,37 +17,45 @@ namespace {
 
 // Words that say nothing about a paper's subject: the Snowball English stop
 // list (https://snowballstem.org/algorithms/english/stop.txt), which is
-// longer than the index's, plus number words and a few words every
-// abstract uses.
+// longer than the index's, plus number words, the connectives and hedges
+// of academic prose, and a few words every abstract uses.
 bool IsFiller(absl::string_view folded) {
   static const auto* const kWords = new absl::flat_hash_set<std::string>{
-      "i",          "me",        "my",      "myself",  "we",         "our",
-      "ours",       "ourselves", "you",     "your",    "yours",      "yourself",
-      "yourselves", "he",        "him",     "his",     "himself",    "she",
-      "her",        "hers",      "herself", "it",      "its",        "itself",
-      "they",       "them",      "their",   "theirs",  "themselves", "what",
-      "which",      "who",       "whom",    "this",    "that",       "these",
-      "those",      "am",        "is",      "are",     "was",        "were",
-      "be",         "been",      "being",   "have",    "has",        "had",
-      "having",     "do",        "does",    "did",     "doing",      "would",
-      "should",     "could",     "ought",   "a",       "an",         "the",
-      "and",        "but",       "if",      "or",      "because",    "as",
-      "until",      "while",     "of",      "at",      "by",         "for",
-      "with",       "about",     "against", "between", "into",       "through",
-      "during",     "before",    "after",   "above",   "below",      "to",
-      "from",       "up",        "down",    "in",      "out",        "on",
-      "off",        "over",      "under",   "again",   "further",    "then",
-      "once",       "here",      "there",   "when",    "where",      "why",
-      "how",        "all",       "any",     "both",    "each",       "few",
-      "more",       "most",      "other",   "some",    "such",       "no",
-      "nor",        "not",       "only",    "own",     "same",       "so",
-      "than",       "too",       "very",    "can",     "will",       "just",
-      "also",       "may",       "might",   "must",    "shall",      "one",
-      "two",        "three",     "four",    "five",    "six",        "seven",
-      "eight",      "nine",      "ten",     "first",   "second",     "third",
-      "use",        "uses",      "used",    "using",   "however",    "thus",
-      "via",        "well",      "many",    "much",    "non",        "new",
-      "show",       "shows",     "shown",   "help",    "helps",      "based"};
+      "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you",
+      "your", "yours", "yourself", "yourselves", "he", "him", "his", "himself",
+      "she", "her", "hers", "herself", "it", "its", "itself", "they", "them",
+      "their", "theirs", "themselves", "what", "which", "who", "whom", "this",
+      "that", "these", "those", "am", "is", "are", "was", "were", "be", "been",
+      "being", "have", "has", "had", "having", "do", "does", "did", "doing",
+      "would", "should", "could", "ought", "a", "an", "the", "and", "but", "if",
+      "or", "because", "as", "until", "while", "of", "at", "by", "for", "with",
+      "about", "against", "between", "into", "through", "during", "before",
+      "after", "above", "below", "to", "from", "up", "down", "in", "out", "on",
+      "off", "over", "under", "again", "further", "then", "once", "here",
+      "there", "when", "where", "why", "how", "all", "any", "both", "each",
+      "few", "more", "most", "other", "some", "such", "no", "nor", "not",
+      "only", "own", "same", "so", "than", "too", "very", "can", "will", "just",
+      "also", "may", "might", "must", "shall", "one", "two", "three", "four",
+      "five", "six", "seven", "eight", "nine", "ten", "first", "second",
+      "third", "use", "uses", "used", "using", "however", "thus", "via", "well",
+      "many", "much", "non", "new", "show", "shows", "shown", "help", "helps",
+      "based",
+      // Connectives, hedges and framing words of academic prose: they join
+      // or qualify claims and say nothing of what is claimed.
+      "yet", "despite", "therefore", "still", "furthermore", "moreover",
+      "besides", "whether", "rather", "upon", "whereas", "cannot", "hence",
+      "thereby", "although", "though", "nevertheless", "nonetheless", "instead",
+      "often", "usually", "typically", "generally", "namely", "indeed",
+      "already", "even", "within", "without", "across", "among", "toward",
+      "towards", "beyond", "whose", "whereby", "since", "unlike", "like", "due",
+      "otherwise", "respectively", "overall", "various", "several", "numerous",
+      "per", "together", "currently", "fact", "made", "make", "makes", "making",
+      "utilize", "utilizes", "utilized", "utilizing", "allow", "allows",
+      "enable", "enables", "propose", "proposes", "proposed", "present",
+      "presents", "paper", "work", "approach", "approaches", "results",
+      "existing", "previous", "recent", "recently", "simple", "effective",
+      "novel", "able", "whole", "zero", "last", "years", "seamlessly",
+      "straightforwardly"};
   return kWords->contains(folded);
 }
 

@@ -30,6 +30,12 @@ std::string ConceptTerm(absl::string_view id) {
   return absl::StrCat("\x04", id);
 }
 
+std::string IndexedThesaurus(absl::string_view text) {
+  std::string out(text);
+  out.erase(std::remove(out.begin(), out.end(), '~'), out.end());
+  return out;
+}
+
 const ConceptLexicon& ConceptLexicon::Default() {
   static const ConceptLexicon* const lexicon = [] {
     absl::StatusOr<ConceptLexicon> parsed = Parse(internal::kConceptList);
@@ -80,7 +86,16 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
     absl::flat_hash_set<std::vector<std::string>> seen;
     for (absl::string_view term : absl::StrSplit(line.substr(tab + 1), '|')) {
       term = absl::StripAsciiWhitespace(term);
+      const bool narrower = absl::ConsumePrefix(&term, "~");
       if (term.empty()) return error("empty term");
+      if (term.find('~') != absl::string_view::npos) {
+        return error(absl::StrCat("term '", term,
+                                  "' holds a '~' other than a leading one"));
+      }
+      if (narrower && written.empty()) {
+        return error(absl::StrCat(
+            "term '", term, "' names the concept and cannot be narrower"));
+      }
       std::vector<std::string> words, folded, joiners;
       std::string joiner;  // Stopwords since the last content word.
       uint32_t last_position = UINT32_MAX;
@@ -120,7 +135,7 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       stems.push_back(words);
       written.emplace_back(term);
       lexicon.by_first_[words[0]].push_back(
-          {words, folded, concept_index, std::move(joiners)});
+          {words, folded, concept_index, std::move(joiners), narrower});
     }
   }
   for (auto& [first, entries] : lexicon.by_first_) {
@@ -137,16 +152,24 @@ int64_t ConceptLexicon::Find(absl::string_view id) const {
   return it == index_of_.end() ? -1 : static_cast<int64_t>(it->second);
 }
 
-std::vector<ConceptMention> ConceptLexicon::Match(
-    const std::vector<std::string>& terms, const SurfaceFn& surface,
-    uint32_t first_position) const {
-  const std::vector<absl::string_view> views(terms.begin(), terms.end());
-  return Match(absl::MakeConstSpan(views), surface, first_position);
+std::vector<ConceptMention> ConceptLexicon::MatchQuery(
+    const std::vector<std::string>& words, const SurfaceFn& surface) const {
+  const std::vector<absl::string_view> views(words.begin(), words.end());
+  return MatchEntries(absl::MakeConstSpan(views), surface, 0, nullptr,
+                      /*with_narrower=*/false);
 }
 
 std::vector<ConceptMention> ConceptLexicon::Match(
     absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
     uint32_t first_position, const SurfaceFn& joiner) const {
+  return MatchEntries(terms, surface, first_position, joiner,
+                      /*with_narrower=*/true);
+}
+
+std::vector<ConceptMention> ConceptLexicon::MatchEntries(
+    absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
+    uint32_t first_position, const SurfaceFn& joiner,
+    bool with_narrower) const {
   std::vector<ConceptMention> mentions;
   // Folded words, computed only where a term's stems match.
   std::vector<std::string> surfaces(terms.size());
@@ -176,7 +199,8 @@ std::vector<ConceptMention> ConceptLexicon::Match(
     if (it == by_first_.end()) continue;
     const size_t first_mention = mentions.size();
     for (const Entry& entry : it->second) {
-      if (i + entry.stems.size() > terms.size() ||
+      if ((entry.narrower && !with_narrower) ||
+          i + entry.stems.size() > terms.size() ||
           !std::equal(entry.stems.begin(), entry.stems.end(),
                       terms.begin() + static_cast<ptrdiff_t>(i)) ||
           !same_words(entry, i) || (joiner && !same_joiners(entry, i))) {

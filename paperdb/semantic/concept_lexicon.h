@@ -13,6 +13,13 @@
 // marks), nor field terms ("\x01"), common grams ("\x02") or surface-form
 // terms ("\x03"). Concept terms take no part in document lengths.
 //
+// A term written with a leading '~' is narrower: the name of one instance
+// of the concept (a model, dataset, tool: "~AlphaFold" in protein structure
+// prediction). An abstract naming it is indexed under the concept, but a
+// query naming it is not expanded to the concept: whoever types "AlphaFold"
+// wants AlphaFold, while whoever types "protein folding" is also served by
+// a paper naming AlphaFold.
+//
 // Thread safety: const after construction; Default() is built once.
 
 #ifndef PAPERDB_SEMANTIC_CONCEPT_LEXICON_H_
@@ -49,6 +56,10 @@ struct ConceptMention {
   uint32_t words = 0;          // Words it spans.
 };
 
+// `text`, a thesaurus, as indexing reads it: its narrower marks ('~')
+// removed. Marking a term narrower changes no index.
+std::string IndexedThesaurus(absl::string_view text);
+
 // What Match()'s `joiner` gives for words parted by punctuation.
 inline constexpr char kJoinerBreak[] = "\x01";
 
@@ -61,14 +72,15 @@ class ConceptLexicon {
 
   // Parses a thesaurus: '#' comments and blank lines; each other line
   // "id TAB term | term | ...", ids of [a-z0-9_] unique, terms of 1 to
-  // kMaxConceptTermWords words. INVALID_ARGUMENT naming the line.
+  // kMaxConceptTermWords words, any but the first marked narrower by a
+  // leading '~'. INVALID_ARGUMENT naming the line.
   static absl::StatusOr<ConceptLexicon> Parse(absl::string_view text);
 
   size_t size() const { return ids_.size(); }
   const std::string& id(uint32_t concept_index) const {
     return ids_[concept_index];
   }
-  // A concept's terms as the thesaurus writes them, in order.
+  // A concept's terms as the thesaurus writes them (without '~'), in order.
   const std::vector<std::string>& terms(uint32_t concept_index) const {
     return terms_[concept_index];
   }
@@ -104,9 +116,11 @@ class ConceptLexicon {
                                     const SurfaceFn& surface,
                                     uint32_t first_position = 0,
                                     const SurfaceFn& joiner = nullptr) const;
-  std::vector<ConceptMention> Match(const std::vector<std::string>& terms,
-                                    const SurfaceFn& surface,
-                                    uint32_t first_position = 0) const;
+
+  // Match() for a query's words (`surface` as there): narrower terms left
+  // out, so a query naming an instance does not name its concept.
+  std::vector<ConceptMention> MatchQuery(const std::vector<std::string>& words,
+                                         const SurfaceFn& surface) const;
 
   // Match() over an analyzer's tokens of `text`, its content words with the
   // stopwords and punctuation between them as joiners ("rows and columns"
@@ -126,7 +140,12 @@ class ConceptLexicon {
     // Before words[k] (k >= 1): the stopwords between it and words[k-1],
     // folded and space-separated.
     std::vector<std::string> joiners;
+    bool narrower = false;  // Written with '~'.
   };
+  std::vector<ConceptMention> MatchEntries(
+      absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
+      uint32_t first_position, const SurfaceFn& joiner,
+      bool with_narrower) const;
   std::vector<std::string> ids_;
   std::vector<std::vector<std::string>> terms_;
   std::vector<std::vector<std::vector<std::string>>> stems_;

@@ -81,11 +81,39 @@ TEST(ConceptLexiconTest, WordsMustBeConsecutive) {
   std::unique_ptr<text::Analyzer> analyzer = *text::Analyzer::Create();
   const std::vector<std::string> typed = {analyzer->Term("rows"),
                                           analyzer->Term("columns")};
-  EXPECT_EQ(Ids(*lexicon, lexicon->Match(typed, [](size_t) { return ""; })),
-            std::vector<std::string>{"tabular"});
+  EXPECT_EQ(
+      Ids(*lexicon, lexicon->MatchQuery(typed, [](size_t) { return ""; })),
+      std::vector<std::string>{"tabular"});
+}
+
+TEST(ConceptLexiconTest, NarrowerTermsIndexTextsButDoNotExpandQueries) {
+  absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(
+      "protein\tprotein structure prediction | protein folding | ~AlphaFold\n"
+      "seg\timage segmentation | ~segment anything\n");
+  ASSERT_TRUE(lexicon.ok()) << lexicon.status();
+  EXPECT_EQ(lexicon->terms(0)[2], "AlphaFold");
+  // An abstract naming the instance is indexed under its concept...
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon,
+                                    "We improve AlphaFold and the "
+                                    "Segment Anything model.")),
+            (std::vector<std::string>{"protein", "seg"}));
+  // ...but a query naming it names only the instance.
+  std::unique_ptr<text::Analyzer> analyzer = *text::Analyzer::Create();
+  auto query = [&](std::vector<std::string> words) {
+    for (std::string& w : words) w = analyzer->Term(w);
+    return Ids(*lexicon, lexicon->MatchQuery(words, [](size_t) { return ""; }));
+  };
+  EXPECT_TRUE(query({"alphafold"}).empty());
+  EXPECT_TRUE(query({"segment", "anything"}).empty());
+  EXPECT_EQ(query({"protein", "folding"}), std::vector<std::string>{"protein"});
+  EXPECT_EQ(IndexedThesaurus("a\tb | ~c\n"), "a\tb | c\n");
 }
 
 TEST(ConceptLexiconTest, MalformedLinesAreNamed) {
+  EXPECT_THAT(ConceptLexicon::Parse("a\t~x | y\n").status().message(),
+              HasSubstr("term 'x' names the concept and cannot be narrower"));
+  EXPECT_THAT(ConceptLexicon::Parse("a\tx | y~z\n").status().message(),
+              HasSubstr("term 'y~z' holds a '~' other than a leading one"));
   EXPECT_THAT(ConceptLexicon::Parse("a\tx\nno tab here\n").status().message(),
               HasSubstr("line 2"));
   EXPECT_THAT(ConceptLexicon::Parse("a\tx\na\ty\n").status().message(),
@@ -111,10 +139,11 @@ TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
 // them. A changed concepts.txt needs kSchemaVersion raised and this hash set
 // to the new file's.
 TEST(ConceptLexiconTest, TheThesaurusIsTheOneTheSchemaVersionIndexes) {
-  EXPECT_EQ(Hash64(internal::kConceptList), storage::kIndexedThesaurusHash)
+  const uint64_t hash = Hash64(IndexedThesaurus(internal::kConceptList));
+  EXPECT_EQ(hash, storage::kIndexedThesaurusHash)
       << "paperdb/semantic/concepts.txt changed: raise kSchemaVersion in "
          "paperdb/storage/keys.h and set kIndexedThesaurusHash to 0x"
-      << std::hex << Hash64(internal::kConceptList);
+      << std::hex << hash;
 }
 
 }  // namespace
