@@ -5,7 +5,8 @@ Reads the paper lists under CORPUS (as written by gen_corpus.py), counts
 word document frequencies over a sample of files, and writes one query per
 line as "<kind>\\t<query>" for the kinds of issue 5: one common term, one
 rare term, 2, 3 and 4-6 terms (implicit AND; the 4-6 term queries twice,
-as and4_6 and and4_6_all), 2-3 terms joined by OR, and 2-3 word phrases
+as and4_6 and and4_6_all, and a third time joined by OR, as or4_6), 2-3
+terms joined by OR, and 2-3 word phrases
 taken from real abstracts. Words come from frequency bands so that queries have
 varied selectivity.
 
@@ -60,6 +61,11 @@ def main():
         # (full matches only, as the peers search): search_bench and
         # grpc_search_bench read a kind ending in "_all" that way.
         out.append(("and4_6_all", and4_6))
+        # The same words joined by OR, run as OR by every engine: the work
+        # of paperdb's any-term fallback (the and4_6 queries with no full
+        # match), like for like with the peers. No random draw, so the
+        # other kinds stay the queries they were.
+        out.append(("or4_6", " OR ".join(and4_6.split())))
         out.append(("or2_3", " OR ".join(rng.sample(mid, rng.randint(1, 2)) + [rng.choice(common)])))
         words = re.findall(r"[A-Za-z]{3,}", rng.choice(abstracts))
         k = rng.randint(2, 3)

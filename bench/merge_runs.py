@@ -6,7 +6,8 @@ Each input is a table as printed by search_bench, fts5_bench and xapian_bench
 markdown row per query kind: each engine's median over the runs of its p50,
 p95 and p99, the peers' medians over paperdb's, and how far paperdb's p50
 moved between runs (max / min - 1). Appends "size kind paperdb fts5 xapian"
-p50 lines to --plot_data for bench/plot.gp.
+p50 and p99 lines to --plot_data for bench/plot.gp
+(size, kind, then p50 of paperdb, FTS5, Xapian, then their p99).
 
   merge_runs.py --size 10000 --paperdb a1 a2 --fts5 b1 b2 --xapian c1 c2 \\
       --plot_data plot.dat
@@ -60,7 +61,7 @@ def main():
                   f"| {f[0] / max(p50, 1e-6):.1f}x | {f[2] / max(p99, 1e-6):.1f}x "
                   f"| {x[0] / max(p50, 1e-6):.1f}x | {x[2] / max(p99, 1e-6):.1f}x "
                   f"| {spread * 100:.0f}% |")
-            plot.write(f"{args.size} {kind} {p50} {f[0]} {x[0]}\n")
+            plot.write(f"{args.size} {kind} {p50} {f[0]} {x[0]} {p99} {f[2]} {x[2]}\n")
 
 
 if __name__ == "__main__":
