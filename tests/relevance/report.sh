@@ -139,6 +139,14 @@ $(experiments)
   "llm": law degrees), and cosine over a million abstracts needs an ANN index to stay within the
   latency budget. WordNet (\`wordnet-base\`) has general synonyms but lacks the field's words; the
   thesaurus holds general synonym groups of its own.
+- **Vectors trained on the store itself were measured and not used.** fastText (Debian's
+  \`fasttext\` 0.9.2, skipgram, 50 dimensions, 50 epochs) trained on the bundled abstracts (15,372
+  words) gives, as nearest neighbours, words of the same abstract and words sharing letters:
+  "forecasting": arbitrary, forecasters, seamlessly; "pruning": b, tuning, example; "llm": 60,
+  llms, b (\`bash tests/relevance/fasttext_probe.sh\`). Such neighbours lead back to the papers the
+  word already finds, not across papers' vocabularies. Vectors learnt from a store need millions
+  of words of real text; the size at which they would start to help cannot be measured here, as
+  no larger real corpus is available offline and the benchmark corpora are random words.
 
 ## Per query, tuning split (semantic on)
 
