@@ -15,12 +15,10 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "ingest_service/bulk_ingest.h"
@@ -28,14 +26,12 @@
 #include "ingest_service/ingest_metrics.h"
 #include "ingest_service/ingest_service_impl.h"
 #include "ingest_service/ingester.h"
-#include "paperdb/common/cpu.h"
-#include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/index/verifier.h"
 #include "paperdb/rpc/auth.h"
-#include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
+#include "paperdb/rpc/service_main.h"
 #include "paperdb/storage/checkpoint.h"
 #include "paperdb/storage/store.h"
 
@@ -93,6 +89,17 @@ ABSL_FLAG(std::string, out, "",
           "checkpoint mode: the publish directory (created if missing)");
 
 namespace {
+
+// The usage message: the command forms, for --help and usage errors.
+constexpr char kUsage[] =
+    "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
+    "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
+    "IngestService)\n"
+    "  ingest_service verify --db=DIR   (check the store's consistency)\n"
+    "  ingest_service checkpoint --db=DIR --out=DIR   (publish a "
+    "checkpoint)\n"
+    "  ingest_service probe [--listen=HOST:PORT]   (health check of a "
+    "running ingest_service serve: exit 0 if SERVING)";
 
 // One-shot mode stops between batches on SIGINT/SIGTERM: files are stored
 // whole or not at all, so stopping there loses nothing.
@@ -233,33 +240,11 @@ int Checkpoint(const std::string& db, const std::string& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Debian builds Abseil without NDEBUG, which leaves Mutex deadlock
-  // detection on: a graph update on every lock, 2% of a search's CPU.
-  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  paperdb::SetUpFlagsUsage(
-      "ingest_service --db=DIR FILE_OR_DIR...   (one-shot)\n"
-      "  ingest_service serve --db=DIR [--listen=HOST:PORT]   (gRPC "
-      "IngestService)\n"
-      "  ingest_service verify --db=DIR   (check the store's consistency)\n"
-      "  ingest_service checkpoint --db=DIR --out=DIR   (publish a "
-      "checkpoint)\n"
-      "  ingest_service probe [--listen=HOST:PORT]   (health check of a "
-      "running ingest_service serve: exit 0 if SERVING)");
-  if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
-      !from_env.ok()) {
-    std::cerr << "ingest_service: " << from_env.message() << "\n";
-    return 2;
-  }
-  if (const absl::Status cpu = paperdb::CheckCpuFeatures(); !cpu.ok()) {
-    std::cerr << "ingest_service: " << cpu.message() << "\n";
-    return 2;
-  }
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() == 2 && std::string(positional[1]) == "probe") {
-    return paperdb::rpc::ProbeHealth(
-        paperdb::rpc::ProbeAddress(absl::GetFlag(FLAGS_listen)),
-        "paperdb.v1.IngestService", absl::Seconds(3));
-  }
+  const paperdb::rpc::ServiceMainStart start = paperdb::rpc::StartServiceMain(
+      argc, argv,
+      {"ingest_service", kUsage, "paperdb.v1.IngestService", &FLAGS_listen});
+  if (start.exit_status.has_value()) return *start.exit_status;
+  const std::vector<char*>& positional = start.positional;
   if (positional.size() == 2 && std::string(positional[1]) == "verify") {
     return Verify(absl::GetFlag(FLAGS_db));
   }

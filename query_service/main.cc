@@ -14,21 +14,17 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
-#include "paperdb/common/cpu.h"
-#include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/index/posting_cache.h"
 #include "paperdb/rpc/auth.h"
-#include "paperdb/rpc/health_probe.h"
 #include "paperdb/rpc/metrics.h"
 #include "paperdb/rpc/security_flags.h"
 #include "paperdb/rpc/server_runner.h"
+#include "paperdb/rpc/service_main.h"
 #include "query_service/checkpoint_follower.h"
 #include "query_service/engine_slot.h"
 #include "query_service/query_engine.h"
@@ -75,6 +71,13 @@ ABSL_FLAG(int, shutdown_notice_seconds, 0,
           "NOT_SERVING, before draining (e.g. 5 behind a load balancer)");
 
 namespace {
+
+// The usage message: the command forms, for --help and usage errors.
+constexpr char kUsage[] =
+    "query_service --db=DIR [--listen=HOST:PORT]\n"
+    "  query_service --follow_checkpoints=DIR [--listen=HOST:PORT]\n"
+    "  query_service probe [--listen=HOST:PORT]   (health check of a "
+    "running query_service: exit 0 if SERVING)";
 
 // Opens the store (or, following checkpoints, starts without one), serves
 // until SIGINT/SIGTERM, drains. Returns the exit status.
@@ -240,29 +243,10 @@ int Serve(const std::string& secondary, const sigset_t& signals) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Debian builds Abseil without NDEBUG, which leaves Mutex deadlock
-  // detection on: a graph update on every lock, 2% of a search's CPU.
-  absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
-  paperdb::SetUpFlagsUsage(
-      "query_service --db=DIR [--listen=HOST:PORT]\n"
-      "  query_service --follow_checkpoints=DIR [--listen=HOST:PORT]\n"
-      "  query_service probe [--listen=HOST:PORT]   (health check of a "
-      "running query_service: exit 0 if SERVING)");
-  if (const absl::Status from_env = paperdb::ApplyFlagsFromEnvironment();
-      !from_env.ok()) {
-    std::cerr << "query_service: " << from_env.message() << "\n";
-    return 2;
-  }
-  if (const absl::Status cpu = paperdb::CheckCpuFeatures(); !cpu.ok()) {
-    std::cerr << "query_service: " << cpu.message() << "\n";
-    return 2;
-  }
-  const std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() == 2 && std::string(positional[1]) == "probe") {
-    return paperdb::rpc::ProbeHealth(
-        paperdb::rpc::ProbeAddress(absl::GetFlag(FLAGS_listen)),
-        "paperdb.v1.QueryService", absl::Seconds(3));
-  }
+  const paperdb::rpc::ServiceMainStart start = paperdb::rpc::StartServiceMain(
+      argc, argv,
+      {"query_service", kUsage, "paperdb.v1.QueryService", &FLAGS_listen});
+  if (start.exit_status.has_value()) return *start.exit_status;
   const sigset_t signals = paperdb::rpc::BlockTerminationSignals();
   if (absl::GetFlag(FLAGS_db).empty() ==
       absl::GetFlag(FLAGS_follow_checkpoints).empty()) {

@@ -1,0 +1,39 @@
+#include "paperdb/rpc/service_main.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+// Port 1 on the loopback: nothing of this test's listens there.
+ABSL_FLAG(std::string, service_main_test_listen, "127.0.0.1:1",
+          "the --listen of StartServiceMain's test");
+
+namespace paperdb::rpc {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::Optional;
+using ::testing::StrEq;
+
+// One test only: StartServiceMain sets the program's usage message, which
+// Abseil allows once per process.
+TEST(StartServiceMainTest, ProbeReturnsTheHealthCheckStatus) {
+  std::string program = "service_main_test";
+  std::string probe = "probe";
+  std::vector<char*> argv = {program.data(), probe.data()};
+  const ServiceMainStart start =
+      StartServiceMain(static_cast<int>(argv.size()), argv.data(),
+                       {.program = "service_main_test",
+                        .usage = "service_main_test probe",
+                        .health_service = "paperdb.v1.QueryService",
+                        .listen = &FLAGS_service_main_test_listen});
+  EXPECT_THAT(start.exit_status, Optional(1));  // Nothing is serving.
+  EXPECT_THAT(start.positional,
+              ElementsAre(StrEq("service_main_test"), StrEq("probe")));
+}
+
+}  // namespace
+}  // namespace paperdb::rpc
