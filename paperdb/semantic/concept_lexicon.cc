@@ -31,8 +31,15 @@ std::string ConceptTerm(absl::string_view id) {
 }
 
 std::string IndexedThesaurus(absl::string_view text) {
-  std::string out(text);
-  out.erase(std::remove(out.begin(), out.end(), '~'), out.end());
+  std::string out;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    const absl::string_view stripped = absl::StripAsciiWhitespace(line);
+    if (stripped.empty() || stripped[0] == '#') continue;
+    for (char c : line) {
+      if (c != '~') out.push_back(c);
+    }
+    out.push_back('\n');
+  }
   return out;
 }
 

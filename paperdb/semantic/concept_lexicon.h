@@ -56,8 +56,9 @@ struct ConceptMention {
   uint32_t words = 0;          // Words it spans.
 };
 
-// `text`, a thesaurus, as indexing reads it: its narrower marks ('~')
-// removed. Marking a term narrower changes no index.
+// `text`, a thesaurus, as indexing reads it: its concept lines, each ending
+// in '\n', without comments, blank lines and narrower marks ('~'), which
+// change no index.
 std::string IndexedThesaurus(absl::string_view text);
 
 // What Match()'s `joiner` gives for words parted by punctuation.

@@ -106,7 +106,7 @@ TEST(ConceptLexiconTest, NarrowerTermsIndexTextsButDoNotExpandQueries) {
   EXPECT_TRUE(query({"alphafold"}).empty());
   EXPECT_TRUE(query({"segment", "anything"}).empty());
   EXPECT_EQ(query({"protein", "folding"}), std::vector<std::string>{"protein"});
-  EXPECT_EQ(IndexedThesaurus("a\tb | ~c\n"), "a\tb | c\n");
+  EXPECT_EQ(IndexedThesaurus("# x~\n\na\tb | ~c\nd\te"), "a\tb | c\nd\te\n");
 }
 
 TEST(ConceptLexiconTest, MalformedLinesAreNamed) {

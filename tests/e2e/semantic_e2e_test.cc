@@ -245,6 +245,24 @@ TEST_F(SemanticE2eTest, AnAcronymTheCorpusDefinesKeepsItsMeaning) {
   EXPECT_THAT(Ids(snn), ElementsAre(kHoyerBann, "iclr2024-ded565ac33542ddd"));
 }
 
+// "Segment Anything" is the name of one segmentation model (a narrower
+// term, concepts.txt): typed, it names that model, not image segmentation;
+// written in an abstract, it still indexes the paper under the concept.
+TEST_F(SemanticE2eTest, AnInstanceNameIsNotExpandedToItsConcept) {
+  constexpr char kSam[] = "iclr2024-2ee30a0b46d17725";
+  constexpr char kVwFormer[] = "iclr2024-b7713047ae744274";
+  const v1::SearchPapersResponse typed = Search("segment anything");
+  EXPECT_THAT(typed.concepts(), ::testing::IsEmpty());
+  ASSERT_GE(typed.results_size(), 1);
+  EXPECT_EQ(typed.results(0).paper().id(), kSam);
+  EXPECT_EQ(typed.full_match_count(), 1);
+
+  const v1::SearchPapersResponse only =
+      Search("image segmentation", v1::SEMANTIC_MODE_ONLY);
+  EXPECT_THAT(only.concepts(), ElementsAre("image_segmentation"));
+  EXPECT_THAT(Ids(only), ::testing::UnorderedElementsAre(kVwFormer, kSam));
+}
+
 // "KV" is the field's abbreviation of key-value: it finds the one bundled
 // abstract that writes "key/value pairs", through the concept alone.
 TEST_F(SemanticE2eTest, AnAbbreviationFindsItsSpelledOutForm) {
