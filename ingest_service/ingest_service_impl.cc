@@ -15,18 +15,11 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
 #include "paperdb/rpc/list_page_state.h"
+#include "paperdb/rpc/paper_name.h"
 #include "paperdb/storage/paper_table.h"
 
 namespace paperdb::ingest {
-namespace {
-
-// The paper id in `name`: "papers/{id}" or a bare id.
-absl::string_view PaperIdOf(absl::string_view name) {
-  absl::ConsumePrefix(&name, "papers/");
-  return name;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 absl::Status IngestServiceImpl::Authorize(
     const grpc::ServerContextBase& context, rpc::Scope scope) const {
@@ -76,12 +69,9 @@ grpc::Status IngestServiceImpl::DeletePaper(
   if (absl::Status auth = Authorize(*context, rpc::Scope::kWrite); !auth.ok()) {
     return rpc::ToGrpcStatus(auth);
   }
-  const absl::string_view id = PaperIdOf(request->name());
-  if (id.empty()) {
-    return rpc::ToGrpcStatus(absl::InvalidArgumentError(
-        "name is required: \"papers/{id}\" or a bare id"));
-  }
-  absl::StatusOr<index::DeletePaperResult> result = writer_->DeletePaper(id);
+  absl::StatusOr<std::string> id = rpc::PaperIdFromName(request->name());
+  if (!id.ok()) return rpc::ToGrpcStatus(id.status());
+  absl::StatusOr<index::DeletePaperResult> result = writer_->DeletePaper(*id);
   if (!result.ok()) return rpc::ToGrpcStatus(result.status());
   if (options_.metrics != nullptr) options_.metrics->UpdateGauges();
   response->set_paper_id(result->paper_id);

@@ -33,34 +33,6 @@
 
 namespace paperdb::query {
 
-absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
-  if (name.size() > kMaxNameBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("name of ", name.size(),
-                     " bytes is longer than the limit of ", kMaxNameBytes));
-  }
-  absl::string_view id = name;
-  if (absl::StartsWith(id, "papers/")) id.remove_prefix(7);
-  if (name.empty()) {
-    return absl::InvalidArgumentError("name is required, as \"papers/{id}\"");
-  }
-  if (id.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "name '", name, "' has no paper id: expected \"papers/{id}\""));
-  }
-  if (text::FindInvalidUtf8(name).has_value() ||
-      text::ContainsControlCharacter(name)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "name '", absl::CHexEscape(name),
-        "' is malformed: it holds a control character or invalid UTF-8"));
-  }
-  if (absl::StrContains(id, '/')) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "name '", name, "' is malformed: expected \"papers/{id}\""));
-  }
-  return std::string(id);
-}
-
 QueryEngine::QueryEngine(std::unique_ptr<storage::Store> store)
     : store_(std::move(store)), table_(store_.get()) {
   absl::WriterMutexLock lock(&mu_);

@@ -21,6 +21,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
 #include "absl/time/time.h"
+#include "paperdb/rpc/paper_name.h"
 #include "paperdb/search/searcher.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
@@ -111,13 +112,7 @@ class QueryEngine {
   std::thread catch_up_thread_;
 };
 
-// Longest paper name accepted, in bytes (ids are about 30).
-inline constexpr size_t kMaxNameBytes = 512;
-
-// The id in a paper resource name: "papers/{id}" or a bare id.
-// INVALID_ARGUMENT if empty, longer than kMaxNameBytes, or if the id
-// contains '/'.
-absl::StatusOr<std::string> PaperIdFromName(absl::string_view name);
+using rpc::PaperIdFromName;
 
 }  // namespace paperdb::query
 

@@ -83,6 +83,10 @@ absl::StatusOr<ResultMask> ParseResultMask(
   if (IsFullMask(mask)) return out;
   out = {false, false, false};
   for (const std::string& path : mask.paths()) {
+    if (path == "*") {
+      return absl::InvalidArgumentError(
+          "read_mask path \"*\" (every field) must be the mask's only path");
+    }
     // Empty components ("", ".", "paper..name") name no field, though
     // FieldMaskUtil accepts some of them.
     const bool empty_part = path.empty() || path.front() == '.' ||

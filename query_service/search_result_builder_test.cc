@@ -109,8 +109,11 @@ TEST(ResultMaskTest, EmptyOrUnknownPathsAreInvalidNamingAtMost100Bytes) {
               absl::StatusCode::kInvalidArgument)
         << path;
   }
-  EXPECT_EQ(ParseResultMask(Mask({"score", "*"})).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  const absl::Status star = ParseResultMask(Mask({"score", "*"})).status();
+  EXPECT_EQ(star.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(star.message()),
+              ::testing::HasSubstr("\"*\" (every field) must be the mask's "
+                                   "only path"));
   // A path on past a repeated field is refused, and the message says why.
   const absl::Status repeated =
       ParseResultMask(Mask({"paper.sources.file_name"})).status();

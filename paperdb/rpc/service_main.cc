@@ -4,17 +4,41 @@
 
 #include "absl/flags/parse.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
+#include "google/protobuf/stubs/logging.h"
 #include "paperdb/common/cpu.h"
 #include "paperdb/common/flags_usage.h"
+#include "paperdb/common/logging.h"
 #include "paperdb/rpc/health_probe.h"
 
 namespace paperdb::rpc {
+namespace {
+
+void ProtobufLogToJson(google::protobuf::LogLevel level, const char* filename,
+                       int line, const std::string& message) {
+  // Protobuf reports a client's malformed bytes (invalid UTF-8 in a string
+  // field) at ERROR; the call that parsed them answers INVALID_ARGUMENT, so
+  // only FATAL is an error of the service's.
+  const absl::string_view severity =
+      level == google::protobuf::LOGLEVEL_FATAL
+          ? "ERROR"
+          : (level == google::protobuf::LOGLEVEL_INFO ? "INFO" : "WARNING");
+  LogEvent(severity, absl::StrCat("protobuf: ", message),
+           {{"source", absl::StrCat(filename, ":", line)}});
+}
+
+}  // namespace
+
+void LogProtobufAsJson() {
+  google::protobuf::SetLogHandler(&ProtobufLogToJson);
+}
 
 ServiceMainStart StartServiceMain(int argc, char** argv,
                                   const ServiceMainOptions& options) {
   absl::SetMutexDeadlockDetectionMode(absl::OnDeadlockCycle::kIgnore);
+  LogProtobufAsJson();
   SetUpFlagsUsage(options.usage);
   ServiceMainStart start;
   if (const absl::Status from_env = ApplyFlagsFromEnvironment();

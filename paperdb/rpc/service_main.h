@@ -36,10 +36,17 @@ struct ServiceMainStart {
   std::vector<char*> positional;
 };
 
+// Routes protobuf's own log lines (such as "String field ... contains
+// invalid UTF-8", when a client's bytes are parsed) into the JSON log
+// (paperdb/common/logging.h), at WARNING unless protobuf's level is FATAL
+// (then ERROR), with "source" naming protobuf's file and line. Not
+// thread-safe: call before threads start.
+void LogProtobufAsJson();
+
 // Turns off Abseil's Mutex deadlock detection (on in Debian's Abseil, built
 // without NDEBUG: a graph update on every lock, 2% of a search's CPU); sets
-// the usage message (SetUpFlagsUsage); applies the flags' environment
-// variables (ApplyFlagsFromEnvironment), then checks the CPU
+// the usage message (SetUpFlagsUsage) and LogProtobufAsJson(); applies the
+// flags' environment variables (ApplyFlagsFromEnvironment), then checks the CPU
 // (CheckCpuFeatures); parses the command line, which the environment does
 // not override. When the only positional argument is `probe`, checks
 // `health_service` at ProbeAddress(--listen) with a 3 s deadline. Call first

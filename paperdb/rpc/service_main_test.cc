@@ -6,6 +6,7 @@
 #include "absl/flags/flag.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/v1/paper.pb.h"
 
 // Port 1 on the loopback: nothing of this test's listens there.
 ABSL_FLAG(std::string, service_main_test_listen, "127.0.0.1:1",
@@ -33,6 +34,21 @@ TEST(StartServiceMainTest, ProbeReturnsTheHealthCheckStatus) {
   EXPECT_THAT(start.exit_status, Optional(1));  // Nothing is serving.
   EXPECT_THAT(start.positional,
               ElementsAre(StrEq("service_main_test"), StrEq("probe")));
+}
+
+// A client's string field holding invalid UTF-8 makes protobuf log while
+// parsing it: the line joins the JSON log, as a warning.
+TEST(LogProtobufAsJsonTest, ProtobufLinesAreJsonWarnings) {
+  LogProtobufAsJson();
+  const std::string bytes = {'\x0a', '\x01', '\xff'};  // name = "\xff".
+  v1::Paper paper;
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(paper.ParseFromString(bytes));
+  const std::string log = ::testing::internal::GetCapturedStderr();
+  EXPECT_THAT(log, ::testing::StartsWith("{\"time\":"));
+  EXPECT_THAT(log, ::testing::HasSubstr("\"severity\":\"WARNING\""));
+  EXPECT_THAT(log, ::testing::HasSubstr("protobuf: String field"));
+  EXPECT_THAT(log, ::testing::HasSubstr("\"source\":\"google/protobuf/"));
 }
 
 }  // namespace
