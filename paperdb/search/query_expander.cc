@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
@@ -25,6 +26,12 @@
 
 namespace paperdb::search {
 namespace {
+
+// Adds every term of `node` and its children to `terms`.
+void AddTerms(const QueryNode& node, absl::flat_hash_set<std::string>* terms) {
+  for (const std::string& term : node.terms) terms->insert(term);
+  for (const QueryNode& child : node.children) AddTerms(child, terms);
+}
 
 using Kind = QueryNode::Kind;
 
@@ -128,8 +135,18 @@ class Expander {
   absl::StatusOr<ExpandedQuery> Run(Query query) {
     text_ = query.text;
     if (!query.unread.empty()) {
-      rewrites_.push_back(
-          {QueryRewrite::Kind::kDropped, "", 0, std::move(query.unread)});
+      // Only what the query searches for nowhere else was dropped, once
+      // each: a long query repeating its words loses nothing by the limit.
+      absl::flat_hash_set<std::string> searched;
+      AddTerms(query.root, &searched);
+      QueryRewrite dropped{QueryRewrite::Kind::kDropped, "", 0, {}};
+      for (std::string& term : query.unread) {
+        if (searched.insert(term).second) {
+          dropped.replacements.push_back(std::move(term));
+        }
+      }
+      if (!dropped.replacements.empty())
+        rewrites_.push_back(std::move(dropped));
       query.unread.clear();
     }
     // A word alone is told from the other words of its stem; beside other

@@ -6,6 +6,8 @@
 #include <future>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -69,6 +71,26 @@ TEST_F(ProtocolEdgesE2eTest, InvalidUtf8InARequestIsInvalidArgument) {
   v1::SearchPapersRequest request;
   request.set_query("forecasting");
   EXPECT_GT(SearchOk(request).total_size(), 0);
+}
+
+// DeletePaper reads a paper's name as GetPaper does: a malformed one is
+// INVALID_ARGUMENT naming the problem, not NOT_FOUND.
+TEST_F(ProtocolEdgesE2eTest, AMalformedPaperNameIsInvalidArgumentOnDelete) {
+  for (const auto& [name, problem] :
+       std::vector<std::pair<std::string, std::string>>{
+           {"papers/../x", "is malformed: expected \"papers/{id}\""},
+           {std::string("papers/a\0b\n", 11), "holds a control character"},
+           {"", "name is required"}}) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::DeletePaperRequest request;
+    request.set_name(name);
+    v1::DeletePaperResponse response;
+    const grpc::Status status =
+        ingest_->DeletePaper(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << name;
+    EXPECT_THAT(status.error_message(), ::testing::HasSubstr(problem));
+  }
 }
 
 TEST_F(ProtocolEdgesE2eTest, AnUnknownMethodIsUnimplementedByName) {

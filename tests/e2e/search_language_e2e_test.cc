@@ -351,6 +351,18 @@ TEST_F(SearchLanguageE2eTest, WordsPastTheLimitAreListedAsDropped) {
   EXPECT_TRUE(listed);
 }
 
+// Words past the limit that the query already searches for lose nothing:
+// no rewrite lists them, and the results are those of the words once.
+TEST_F(SearchLanguageE2eTest, RepeatedWordsPastTheLimitAreNotDropped) {
+  std::string query;
+  for (int i = 0; i < 300; ++i) absl::StrAppend(&query, "spiking neural ");
+  const v1::SearchPapersResponse response = Search(query);
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    EXPECT_NE(rewrite.kind(), v1::QueryRewrite::KIND_TERMS_DROPPED);
+  }
+  EXPECT_EQ(response.total_size(), Search("spiking neural").total_size());
+}
+
 TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
   const int64_t canonical = Search("dataset:CIFAR-10").total_size();
   ASSERT_GE(canonical, 1);
