@@ -375,6 +375,38 @@ TEST_F(IngesterTest, DeletedPaperComesBackWhenTheSameFileIsIngestedAgain) {
   EXPECT_THAT(Problems(), IsEmpty());
 }
 
+// An edited paragraph replaces the paper at the same paragraph even when a
+// paper deleted from the file since shortened its stored list.
+TEST_F(IngesterTest, AnEditAfterADeleteReplacesThePaperAtItsParagraph) {
+  Ingester ingester(writer_.get(), store_.get());
+  auto file = [](absl::string_view e) {
+    return absl::StrCat(
+        "ICLR 2024 paper list\n\nAlpha one.\n\nBravo two."
+        "\n\nCharlie three.\n\nDelta four.\n\n",
+        e, "\n");
+  };
+  absl::StatusOr<v1::IngestFileResponse> first =
+      ingester.IngestContent("f.txt", file("Echo five."));
+  ASSERT_THAT(first, IsOk());
+  const std::string old_echo = PaperIdOfParagraph(*first, 5);
+  ASSERT_THAT(writer_->DeletePaper(PaperIdOfParagraph(*first, 2)), IsOk());
+
+  absl::StatusOr<v1::IngestFileResponse> edited =
+      ingester.IngestContent("f.txt", file("Echo five, edited."));
+
+  ASSERT_THAT(edited, IsOk());
+  EXPECT_EQ(edited->added(), 1);  // Bravo, deleted before.
+  EXPECT_EQ(edited->updated(), 1);
+  EXPECT_EQ(edited->unchanged(), 3);
+  ASSERT_EQ(edited->paragraphs_size(), 2);  // Those not unchanged.
+  EXPECT_EQ(edited->paragraphs(0).paragraph_ordinal(), 2u);
+  EXPECT_EQ(edited->paragraphs(0).outcome(), Outcome::OUTCOME_ADDED);
+  EXPECT_EQ(edited->paragraphs(1).paragraph_ordinal(), 5u);
+  EXPECT_EQ(edited->paragraphs(1).outcome(), Outcome::OUTCOME_UPDATED);
+  EXPECT_EQ(edited->paragraphs(1).replaced_paper_id(), old_echo);
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
 TEST_F(IngesterTest, DeletingManyPapersRewritesSharedPostingBlocks) {
   // 300 papers share "common" (three posting blocks); delete every third.
   Ingester ingester(writer_.get(), store_.get());

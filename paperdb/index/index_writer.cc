@@ -86,7 +86,6 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
   // The file's distinct ids, in order; repeats are skipped.
   std::vector<std::string> ids;
   absl::flat_hash_set<std::string> id_set;
-  std::vector<size_t> unique_index(n);
   for (size_t i = 0; i < n; ++i) {
     const std::string& id = file.papers[i].paper.id();
     if (!id_set.insert(id).second) {
@@ -94,7 +93,6 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
       ++result.skipped;
       continue;
     }
-    unique_index[i] = ids.size();
     ids.push_back(id);
   }
 
@@ -120,6 +118,21 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
       stored != nullptr ? std::vector<std::string>(stored->paper_ids().begin(),
                                                    stored->paper_ids().end())
                         : std::vector<std::string>();
+
+  // The stored papers this version drops, by the paragraph the file held
+  // them at: a new paper at that paragraph replaces the one there (an
+  // edit), even where papers deleted from the file since shift the list.
+  absl::flat_hash_map<uint32_t, std::string> gone_at;
+  for (const std::string& id : old_ids) {
+    if (id_set.contains(id)) continue;
+    PAPERDB_ASSIGN_OR_RETURN(PaperState * gone, change.FindPaper(id));
+    if (gone == nullptr) continue;  // DropFromFile() reports it below.
+    for (const v1::Source& s : gone->record.paper().sources()) {
+      if (s.file_name() == file.file_name && s.paragraph_ordinal() > 0) {
+        gone_at.emplace(s.paragraph_ordinal(), id);
+      }
+    }
+  }
 
   for (size_t i = 0; i < n; ++i) {
     if (result.outcomes[i] == PaperOutcome::kSkipped) continue;
@@ -165,10 +178,11 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
       ++result.unchanged;
       continue;
     }
-    const size_t k = unique_index[i];
-    if (k < old_ids.size() && !id_set.contains(old_ids[k])) {
+    auto at = gone_at.find(source.paragraph_ordinal());
+    if (at != gone_at.end()) {
       result.outcomes[i] = PaperOutcome::kUpdated;
-      result.replaced[i] = old_ids[k];
+      result.replaced[i] = std::move(at->second);
+      gone_at.erase(at);
       ++result.updated;
     } else {
       result.outcomes[i] = PaperOutcome::kAdded;

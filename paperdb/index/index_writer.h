@@ -31,7 +31,7 @@ enum class PaperOutcome {
   kAdded,      // New to the store.
   kUnchanged,  // Already stored (from this file or another); kept. The
                // record gains or updates its source entry for this file.
-  kUpdated,    // New, replacing the paper at the same position of the
+  kUpdated,    // New, replacing the paper at the same paragraph ordinal of the
                // file's previous version, which the file no longer holds;
                // or the same id with its text changed in case or spacing
                // only, replacing the stored text (replaced id == own id).

@@ -162,6 +162,8 @@ std::vector<v1::Paper> GeneratedFile(const std::string& file, int first,
     }
     abstract += " paper" + std::to_string(i) + ".";
     papers.push_back(MakePaper(file + "-" + std::to_string(i), abstract, file));
+    papers.back().mutable_sources(0)->set_paragraph_ordinal(
+        static_cast<uint32_t>(i - first + 1));
   }
   return papers;
 }
@@ -199,7 +201,11 @@ TEST_F(InvertedRunCommitTest, CommitsWithRunsWriteWhatCommitsWithoutDo) {
   const std::vector<v1::Paper> c = GeneratedFile("c.txt", 500, 200);
   std::vector<v1::Paper> a2 = GeneratedFile("a.txt", 1000, 40);
   a2.insert(a2.end(), a.begin() + 40, a.begin() + 280);  // 280-299 dropped.
-  for (v1::Paper& paper : a2) paper.mutable_sources(0)->set_file_name("a.txt");
+  for (size_t k = 0; k < a2.size(); ++k) {  // As the file now holds them.
+    a2[k].mutable_sources(0)->set_file_name("a.txt");
+    a2[k].mutable_sources(0)->set_paragraph_ordinal(
+        static_cast<uint32_t>(k + 1));
+  }
 
   auto plain_store = storage::Store::OpenPrimary((dir_ / "plain").string());
   ASSERT_THAT(plain_store, IsOk());
