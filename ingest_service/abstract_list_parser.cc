@@ -174,6 +174,15 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
                       "no header: expected '<venue> [<year>] 论文列表' or "
                       "'<venue> [<year>] paper list' as the first line");
   }
+  auto venue_error = [&](const Line& line, absl::string_view venue) {
+    return InputError(
+        file_name, line.number, line.offset,
+        absl::StrCat("the header's venue is ", venue.size(),
+                     " bytes, longer than the limit of ", kMaxVenueBytes));
+  };
+  if (list.venue.size() > kMaxVenueBytes) {
+    return venue_error(lines[i], list.venue);
+  }
   ++i;
   std::string venue = list.venue;
   int year = list.year;
@@ -191,7 +200,10 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       const bool alone =
           i + 1 == lines.size() ||
           text::StripUnicodeWhitespace(lines[i + 1].text).empty();
-      if (alone && ParseHeader(stripped, &venue, &year)) continue;
+      if (alone && ParseHeader(stripped, &venue, &year)) {
+        if (venue.size() > kMaxVenueBytes) return venue_error(lines[i], venue);
+        continue;
+      }
       current = &list.abstracts.emplace_back();
       current->venue = venue;
       current->year = year;

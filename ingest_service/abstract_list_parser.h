@@ -36,6 +36,10 @@ struct ParsedAbstract {
   int year = 0;              // Likewise; 0 if it names none.
 };
 
+// Longest venue a header may name, in bytes: a paper's name holds it, and
+// names stay well under the API's 512-byte limit (paperdb/rpc/paper_name.h).
+inline constexpr size_t kMaxVenueBytes = 128;
+
 // A parsed file.
 struct ParsedAbstractList {
   std::string venue;  // Of the first header, e.g. "ICLR"; may hold spaces.
@@ -45,8 +49,9 @@ struct ParsedAbstractList {
 
 // Parses `content`, the bytes of file `file_name` (used only in messages).
 // INVALID_ARGUMENT, naming the file, 1-based line and 0-based byte offset, if
-// the content is not valid UTF-8, contains a NUL byte, or its first non-blank
-// line is not a header "<venue> [<year>] 论文列表|paper list".
+// the content is not valid UTF-8, contains a NUL byte, its first non-blank
+// line is not a header "<venue> [<year>] 论文列表|paper list", or a header
+// names a venue longer than kMaxVenueBytes.
 absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     absl::string_view file_name, absl::string_view content);
 

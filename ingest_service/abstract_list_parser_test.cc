@@ -163,6 +163,26 @@ TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
               HasSubstr("bad.txt: line 3, byte 2: no header"));
 }
 
+// A paper's name holds its venue: a venue over kMaxVenueBytes would make
+// names the API refuses, so the header is refused, first or later.
+TEST(AbstractListParserTest, OverlongVenueIsRejectedNamingLineAndByte) {
+  const std::string venue(kMaxVenueBytes + 1, 'A');
+  EXPECT_THAT(ParseAbstractList("v.txt", venue + " 2024 paper list\n\nx\n")
+                  .status()
+                  .message(),
+              HasSubstr("v.txt: line 1, byte 0: the header's venue is 129 "
+                        "bytes, longer than the limit of 128"));
+  EXPECT_THAT(
+      ParseAbstractList("v.txt", "ICLR 2024 paper list\n\nx\n\n" + venue +
+                                     " paper list\n\ny\n")
+          .status()
+          .message(),
+      HasSubstr("v.txt: line 5, byte 25: the header's venue is 129 bytes"));
+  EXPECT_THAT(ParseAbstractList("v.txt", std::string(kMaxVenueBytes, 'A') +
+                                             " paper list\n\nx\n"),
+              IsOk());
+}
+
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "ICLR 2024 论文列表\n\nok\nbad \xFF byte");
