@@ -104,7 +104,8 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
             "term '", term, "' names the concept and cannot be narrower"));
       }
       std::vector<std::string> words, folded, joiners;
-      std::string joiner;  // Stopwords since the last content word.
+      std::string joiner;          // Stopwords since the last content word.
+      bool edge_stopword = false;  // A stopword before or after all words.
       uint32_t last_position = UINT32_MAX;
       for (const text::AnalyzedToken& token : (*analyzer)->Analyze(term)) {
         if (token.position == last_position) continue;  // Joined compound.
@@ -115,6 +116,7 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
         // "chain of thought" is typed as "chain thought". In abstracts the
         // stopwords between them must be the term's (MatchTokens()).
         if (token.stopword) {
+          if (words.empty()) edge_stopword = true;
           if (!words.empty())
             absl::StrAppend(&joiner, joiner.empty() ? "" : " ", word);
           continue;
@@ -133,6 +135,14 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
           })) {
         return error(
             absl::StrCat("term '", term, "' has no words but function words"));
+      }
+      // "at scale" would match every "scale" and "scaling": the stopwords
+      // at a term's edges are not matched, so they cannot narrow one word.
+      if (words.size() == 1 && (edge_stopword || !joiner.empty())) {
+        return error(absl::StrCat("term '", term, "' matches as the one word '",
+                                  folded[0],
+                                  "': its stopwords at the edges are not "
+                                  "matched"));
       }
       if (words.size() > kMaxConceptTermWords) {
         return error(absl::StrCat("term '", term, "' has more than ",

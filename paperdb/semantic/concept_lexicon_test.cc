@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -124,6 +125,47 @@ TEST(ConceptLexiconTest, MalformedLinesAreNamed) {
               HasSubstr("empty term"));
   EXPECT_THAT(ConceptLexicon::Parse("a\tcause | why\n").status().message(),
               HasSubstr("term 'why' has no words but function words"));
+}
+
+TEST(ConceptLexiconTest, AStopwordCannotNarrowASingleWord) {
+  EXPECT_THAT(ConceptLexicon::Parse("big\tbig | at scale\n").status().message(),
+              HasSubstr("line 1: term 'at scale' matches as the one word "
+                        "'scale': its stopwords at the edges are not matched"));
+  EXPECT_THAT(
+      ConceptLexicon::Parse("p\tparallel | in parallel\n").status().message(),
+      HasSubstr("matches as the one word 'parallel'"));
+  // Stopwords inside a term are matched, and a term of two words is narrow.
+  EXPECT_TRUE(ConceptLexicon::Parse("s\tstate of the art | the curse of "
+                                    "dimensionality\n")
+                  .ok());
+}
+
+// Terms whose stem also spells an unrelated, common word of abstracts are
+// not in the compiled-in thesaurus: "related work" is not taxonomy
+// induction, a GAN's discriminator is not fairness, a medical device is not
+// an edge device, a cross-entropy loss is not information theory.
+TEST(ConceptLexiconTest, CompiledInTermsDoNotMatchUnrelatedWordsOfTheirStem) {
+  const ConceptLexicon& lexicon = ConceptLexicon::Default();
+  const std::pair<const char*, const char*> kUnrelated[] = {
+      {"We survey related work and the relations between tasks.",
+       "taxonomy_induction"},
+      {"The discriminator is trained with a discriminative loss.", "fairness"},
+      {"Wearable medical devices record signals.", "edge_devices"},
+      {"We minimize the cross-entropy of the classifier.",
+       "information_theory"},
+      {"Fixed points are computed at scale, on the fly.", "gen_fix"},
+      {"Fixed points are computed at scale, on the fly.", "gen_realtime"},
+      {"Instruction tuning follows the instructions.", "gen_teach"},
+      {"We use MIMIC-IV records.", "gen_imitate"}};
+  for (const auto& [text, concept_id] : kUnrelated) {
+    EXPECT_THAT(Ids(lexicon, MatchText(lexicon, text)),
+                ::testing::Not(::testing::Contains(concept_id)))
+        << text;
+  }
+  EXPECT_THAT(Ids(lexicon, MatchText(lexicon,
+                                     "Models run on-device inference "
+                                     "and avoid discrimination.")),
+              ::testing::ElementsAre("edge_devices"));
 }
 
 TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
