@@ -383,6 +383,13 @@ class Expander {
   // corpus defines it as an acronym.
   absl::Status AcronymExpansions(const QueryNode& node,
                                  std::vector<QueryNode>* out) {
+    // "Dream" or "clean" typed as words are the English words; "DREAM" is
+    // the acronym a paper defines.
+    if (text::IsEnglishWord(text::Analyzer::Fold(node.word)) &&
+        std::count_if(node.word.begin(), node.word.end(), absl::ascii_isupper) <
+            2) {
+      return absl::OkStatus();
+    }
     PAPERDB_ASSIGN_OR_RETURN(
         std::vector<TermDf> found,
         ScanTerms(store_,

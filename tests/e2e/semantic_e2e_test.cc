@@ -245,6 +245,27 @@ TEST_F(SemanticE2eTest, AnAcronymTheCorpusDefinesKeepsItsMeaning) {
   EXPECT_THAT(Ids(snn), ElementsAre(kHoyerBann, "iclr2024-ded565ac33542ddd"));
 }
 
+// An acronym that spells an English word expands only when typed as an
+// acronym: the bundled DREAM abstract defines "Dual Structured Exploration
+// with Mixup (DREAM)", and a query for "Dream" means the word.
+TEST_F(SemanticE2eTest, AnAcronymThatIsAnEnglishWordExpandsOnlyInCapitals) {
+  constexpr char kDream[] = "iclr2024-244f152e794e4f44";
+  auto acronym_rewrites = [&](const std::string& query) {
+    int n = 0;
+    const v1::SearchPapersResponse response = Search(query);
+    for (const v1::QueryRewrite& r : response.rewrites()) {
+      n += r.kind() == v1::QueryRewrite::KIND_ACRONYM_EXPANSION;
+    }
+    return n;
+  };
+  EXPECT_EQ(acronym_rewrites("DREAM"), 1);
+  EXPECT_EQ(acronym_rewrites("Dream"), 0);
+  EXPECT_EQ(acronym_rewrites("dream"), 0);
+  // Not English words, acronyms expand in any case.
+  EXPECT_EQ(acronym_rewrites("bnn"), 1);
+  EXPECT_EQ(Ids(Search("DREAM"))[0], kDream);
+}
+
 // "Segment Anything" is the name of one segmentation model (a narrower
 // term, concepts.txt): typed, it names that model, not image segmentation;
 // written in an abstract, it still indexes the paper under the concept.
