@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/common/free_memory.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
 #include "paperdb/v1/ingest_service.pb.h"
@@ -151,6 +152,8 @@ void IngestFileReactor::IngestAndFinish() {
   }
   content_.clear();
   content_.shrink_to_fit();
+  // A file's ingest allocates many times its size; give it back.
+  ReleaseFreeMemory();
   if (absl::IsCancelled(result.status()) && timed_out) {
     FinishWith(absl::DeadlineExceededError(absl::StrCat(
         file_name_, ": ingest took longer than the server's limit of ",

@@ -11,6 +11,7 @@
 #include "absl/time/clock.h"
 #include "ingest_service/ingest_file_reactor.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/common/free_memory.h"
 #include "paperdb/common/page_token.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
@@ -93,6 +94,7 @@ grpc::Status IngestServiceImpl::DeleteSource(
   }
   absl::StatusOr<index::DeleteSourceResult> result =
       writer_->DeleteSource(request->file_name());
+  ReleaseFreeMemory();  // The delete's batch can be as large as the file's.
   if (!result.ok()) return rpc::ToGrpcStatus(result.status());
   if (options_.metrics != nullptr) options_.metrics->UpdateGauges();
   response->set_papers_deleted(result->papers_deleted);

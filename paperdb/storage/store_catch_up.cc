@@ -15,6 +15,7 @@
 #include "absl/strings/strip.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "paperdb/common/free_memory.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/rocksdb_status.h"
 #include "paperdb/storage/store.h"
@@ -149,6 +150,9 @@ void Store::CloseInstance(SecondaryInstance* instance) {
 
 void Store::Adopt(SecondaryInstance instance) {
   CloseDb();
+  // The closed instance's memtables held what it replayed of the writer's
+  // logs, up to the size of the last large write.
+  ReleaseFreeMemory();
   db_ = std::move(instance.db);
   handles_ = std::move(instance.handles);
   fingerprint_ = std::move(instance.fingerprint);
