@@ -11,6 +11,7 @@
 #include "paperdb/storage/keys.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
+#include "paperdb/text/word_forms.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::search {
@@ -68,6 +69,37 @@ uint32_t InflectedDistance(const std::u32string& word,
   return best;
 }
 
+// The least distance between `word` and a word the corpus spells with
+// stem `key`: the stem itself, the stem with an inflection ("learn" +
+// "ing"), or a surface form the index stores for it ("indicators",
+// "segmentation"; text/word_forms.h). A correction is judged on words, not
+// stems: "compositional" is two edits from the stem "competit" of
+// "competitive", which is not what its writer meant.
+absl::StatusOr<uint32_t> WordDistance(const storage::Store& store,
+                                      const std::u32string& word,
+                                      absl::string_view key,
+                                      uint32_t max_distance) {
+  static const char32_t* const kInflections[] = {
+      U"", U"s", U"es", U"ed", U"ing", U"e", U"y", U"ies", U"er", U"ers"};
+  const std::u32string stem = Decode(key);
+  uint32_t best = InflectedDistance(word, stem, max_distance);
+  for (const char32_t* suffix : kInflections) {
+    best = std::min(best, EditDistance(word, stem + suffix, max_distance));
+  }
+  const std::string prefix = text::FormTermPrefix(key);
+  std::unique_ptr<storage::StoreIterator> it =
+      store.NewIterator(storage::Column::kTerms);
+  int forms = 0;
+  for (it->Seek(prefix); it->Valid() && absl::StartsWith(it->key(), prefix) &&
+                         forms < 64 && best > 0;
+       it->Next(), ++forms) {
+    const std::u32string form = Decode(it->key().substr(prefix.size()));
+    best = std::min(best, EditDistance(word, form, max_distance));
+  }
+  PAPERDB_RETURN_IF_ERROR(it->status());
+  return best;
+}
+
 }  // namespace
 
 bool IsTypoOf(absl::string_view typed, absl::string_view word) {
@@ -99,7 +131,9 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
   const std::string first(
       stem_term.substr(0, static_cast<size_t>(text::Utf8SequenceLength(
                               static_cast<unsigned char>(stem_term[0])))));
-  std::vector<std::pair<uint32_t, index::TermDf>> candidates;
+  // (distance, word distance), term.
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, index::TermDf>>
+      candidates;
   std::unique_ptr<storage::StoreIterator> it =
       store.NewIterator(storage::Column::kTerms);
   size_t scanned = 0;
@@ -114,17 +148,34 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     // A stopword, or a term of under 4 letters, is no correction of a word
     // of 5 or more ("agnes": not "an", "boeing": not "box").
     if (key.size() < 4 || text::IsStopword(it->key())) continue;
-    uint32_t d = stem.size() < 4 ? max_distance + 1
-                                 : EditDistance(stem, key, max_distance);
-    if (d > 0) d = std::min(d, InflectedDistance(word, key, max_distance));
+    const uint32_t stem_distance = stem.size() < 4
+                                       ? max_distance + 1
+                                       : EditDistance(stem, key, max_distance);
+    if (std::min(stem_distance, InflectedDistance(word, key, max_distance)) >
+        max_distance) {
+      continue;  // Cheap filter before the words are compared.
+    }
+    // Words in reach by the typed word's length ("segmantation":
+    // "segmentation"), or stems in reach by the stem's own length
+    // ("synaptic": "synapse", one edit from "synapt"; not "compositional":
+    // "competitive", two from "composit").
+    PAPERDB_ASSIGN_OR_RETURN(
+        const uint32_t word_distance,
+        WordDistance(store, word, it->key(), max_distance));
+    const uint32_t stem_max = stem.size() >= 9 ? 2 : 1;
+    const uint32_t d =
+        std::min(word_distance,
+                 stem_distance <= stem_max ? stem_distance : max_distance + 1);
     if (d == 0 || d > max_distance) continue;
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
                              index::ParseDocumentFrequency(it->value()));
     if (df == 0) continue;
-    candidates.push_back({d, {std::string(it->key()), df}});
+    candidates.push_back({{d, word_distance}, {std::string(it->key()), df}});
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
   if (candidates.empty()) return out;
+  // Nearest first; at one distance, the nearer word ("segmentation" before
+  // "semantic", both one edit from "segmant" + "ation" as stems).
   std::sort(
       candidates.begin(), candidates.end(), [](const auto& a, const auto& b) {
         return a.first < b.first ||
@@ -132,7 +183,7 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
                 (a.second.df > b.second.df || (a.second.df == b.second.df &&
                                                a.second.term < b.second.term)));
       });
-  const uint32_t best = candidates[0].first;
+  const std::pair<uint32_t, uint32_t> best = candidates[0].first;
   const uint32_t best_df = candidates[0].second.df;
   for (auto& [d, t] : candidates) {
     if (d != best || out.size() >= kMaxCorrections) break;

@@ -2,9 +2,11 @@
 // paper holds, the stored terms within Damerau-Levenshtein distance 1 (2
 // from 9 code points on) that start with the same character (Meilisearch's
 // thresholds; the first-character rule is Lucene's FuzzyQuery prefix
-// length of 1). Terms are stems, so a term is also in reach when a suffix
-// Snowball strips brings it within the distance of the word typed
-// ("indicatros": "indic" + "ators").
+// length of 1). Terms are stems; a term is in reach when a word the corpus
+// spells with it (the stem, an inflection, or a stored surface form:
+// "indicatros": "indicators") is within the distance of the word typed, or
+// when the stem is within the distance its own length allows of the typed
+// word's stem ("synapt": "synaps"). Nearer words rank first.
 //
 // Thread safety: pure functions of the store's state.
 

@@ -171,5 +171,29 @@ TEST_F(WordFormsE2eTest, NoStemRewriteWhereEveryPaperHoldsTheWord) {
   }
 }
 
+// A spelling correction is judged on words: the typed word against the
+// words the corpus spells with a stem, within 1 edit (2 from 9 letters).
+// Stems alone put "compositional" two edits from "competitive" (composit /
+// competit) and "segmantation" one from "semantic" (segmant / semant).
+TEST_F(WordFormsE2eTest, SpellingCorrectionsAreWordsWithinReach) {
+  auto corrections = [&](const std::string& query) {
+    std::vector<std::string> out;
+    const v1::SearchPapersResponse response = Search(query);
+    for (const v1::QueryRewrite& r : response.rewrites()) {
+      if (r.kind() == v1::QueryRewrite::KIND_SPELLING_CORRECTION) {
+        out.insert(out.end(), r.replacements().begin(), r.replacements().end());
+      }
+    }
+    return out;
+  };
+  EXPECT_THAT(corrections("compositional"), ::testing::IsEmpty());
+  EXPECT_THAT(corrections("segmantation"), ElementsAre("segmentation"));
+  EXPECT_THAT(corrections("difussion"), ElementsAre("diffusion"));
+  EXPECT_THAT(corrections("netwrok"), ElementsAre("networks"));
+  EXPECT_THAT(corrections("lerning"), ElementsAre("learn"));
+  // A stem one edit from the typed word's stem still counts: "synapt".
+  EXPECT_THAT(corrections("synaptic"), ElementsAre("synapse"));
+}
+
 }  // namespace
 }  // namespace paperdb::testing
