@@ -156,7 +156,10 @@ TEST(ConceptLexiconTest, CompiledInTermsDoNotMatchUnrelatedWordsOfTheirStem) {
       {"Fixed points are computed at scale, on the fly.", "gen_fix"},
       {"Fixed points are computed at scale, on the fly.", "gen_realtime"},
       {"Instruction tuning follows the instructions.", "gen_teach"},
-      {"We use MIMIC-IV records.", "gen_imitate"}};
+      {"We use MIMIC-IV records.", "gen_imitate"},
+      {"Dataset distillation condenses the training set.",
+       "knowledge_distillation"},
+      {"Detected bounding boxes are grounded in text.", "object_detection"}};
   for (const auto& [text, concept_id] : kUnrelated) {
     EXPECT_THAT(Ids(lexicon, MatchText(lexicon, text)),
                 ::testing::Not(::testing::Contains(concept_id)))
