@@ -14,6 +14,7 @@
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/index/varint.h"
+#include "paperdb/search/request_frame.h"
 #include "paperdb/search/spelling_corrector.h"
 #include "paperdb/search/word_form_expander.h"
 #include "paperdb/search/word_form_iterator.h"
@@ -153,6 +154,10 @@ class Expander {
     // words, which set the context, its stem's other words are mostly the
     // same concept in another part of speech ("predicting" for
     // "prediction") and count in full (docs/relevance.md).
+    if (std::vector<std::string> frame = DropRequestFrame(&query.root);
+        !frame.empty()) {
+      rewrites_.push_back({QueryRewrite::Kind::kDropped, "", 0, frame});
+    }
     word_alone_ = ScoredUnits(query.root) == 1;
     PAPERDB_RETURN_IF_ERROR(JoinAdjacentWords(&query.root));
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));

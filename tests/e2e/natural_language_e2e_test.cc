@@ -53,14 +53,32 @@ TEST_F(NaturalLanguageE2eTest, FunctionWordsAloneDoNotMakeAMatch) {
   EXPECT_EQ(response.total_size(), 1);
 }
 
-TEST_F(NaturalLanguageE2eTest, RequestWordsAloneDoNotMakeAMatch) {
-  // No paper writes both "papers" and a form of "watermarking"; those
-  // writing only "paper" ("in this paper") are not about the topic.
+TEST_F(NaturalLanguageE2eTest, TheRequestFrameIsNotSearchedFor) {
+  // "papers about" and "show me work on" frame the request: both
+  // watermarking papers are full matches, though neither writes "papers",
+  // and the response names the words left out.
   const v1::SearchPapersResponse response = Search("papers about watermarking");
-  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ALL_TERMS);
   EXPECT_THAT(Ids(response),
               ::testing::UnorderedElementsAre("iclr2024-9c9b8787f09878fd",
                                               "iclr2024-9e485505be9b3f16"));
+  bool named = false;
+  for (const v1::QueryRewrite& r : response.rewrites()) {
+    if (r.kind() == v1::QueryRewrite::KIND_TERMS_DROPPED) {
+      named = true;
+      EXPECT_THAT(r.replacements(), ElementsAre("papers", "about"));
+    }
+  }
+  EXPECT_TRUE(named);
+  EXPECT_EQ(Search("federated learning papers").match_mode(),
+            Search("federated learning").match_mode());
+  // "search" and "work" alone are topics, not a request.
+  EXPECT_THAT(
+      Search("search engines").rewrites(),
+      ::testing::Not(::testing::Contains(::testing::Property(
+          &v1::QueryRewrite::kind, v1::QueryRewrite::KIND_TERMS_DROPPED))));
+  // A frame with nothing else is searched for as typed.
+  EXPECT_GT(Search("find papers").total_size(), 0);
 }
 
 TEST_F(NaturalLanguageE2eTest, AQueryOfFunctionWordsStillMatchesThem) {
