@@ -55,7 +55,13 @@ bool IsFiller(absl::string_view folded) {
       "presents", "paper", "work", "approach", "approaches", "results",
       "existing", "previous", "recent", "recently", "simple", "effective",
       "novel", "able", "whole", "zero", "last", "years", "seamlessly",
-      "straightforwardly"};
+      "straightforwardly", "works", "instance", "instances", "comprise",
+      "comprises", "comprising", "consist", "consists", "consisting", "include",
+      "includes", "including", "provide", "provides", "providing", "achieve",
+      "achieves", "achieving", "demonstrate", "demonstrates", "introduce",
+      "introduces", "particular", "particularly", "specific", "specifically",
+      "certain", "given", "significant", "significantly", "substantially",
+      "important", "way", "ways"};
   return kWords->contains(folded);
 }
 

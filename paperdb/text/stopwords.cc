@@ -26,36 +26,28 @@ bool IsFunctionWord(absl::string_view word) {
   // before training", "attacks against", "few examples".
   static const auto* const kFunctionWords =
       new absl::flat_hash_set<absl::string_view>{
-          "i",       "me",       "my",         "myself",     "we",
-          "our",     "ours",     "ourselves",  "you",        "your",
-          "yours",   "yourself", "yourselves", "he",         "him",
-          "his",     "himself",  "she",        "her",        "hers",
-          "herself", "it",       "its",        "itself",     "they",
-          "them",    "their",    "theirs",     "themselves", "what",
-          "which",   "who",      "whom",       "this",       "that",
-          "these",   "those",    "am",         "is",         "are",
-          "was",     "were",     "be",         "been",       "being",
-          "have",    "has",      "had",        "having",     "do",
-          "does",    "did",      "doing",      "would",      "should",
-          "could",   "ought",    "i'm",        "you're",     "he's",
-          "she's",   "it's",     "we're",      "they're",    "i've",
-          "you've",  "we've",    "they've",    "i'd",        "you'd",
-          "he'd",    "she'd",    "we'd",       "they'd",     "i'll",
-          "you'll",  "he'll",    "she'll",     "we'll",      "they'll",
-          "isn't",   "aren't",   "wasn't",     "weren't",    "hasn't",
-          "haven't", "hadn't",   "doesn't",    "don't",      "didn't",
-          "won't",   "wouldn't", "shan't",     "shouldn't",  "can't",
-          "cannot",  "couldn't", "mustn't",    "let's",      "that's",
-          "who's",   "what's",   "here's",     "there's",    "when's",
-          "where's", "why's",    "how's",      "a",          "an",
-          "the",     "and",      "but",        "if",         "or",
-          "because", "as",       "until",      "while",      "of",
-          "at",      "by",       "for",        "with",       "about",
-          "into",    "to",       "from",       "in",         "on",
-          "then",    "here",     "there",      "when",       "where",
-          "why",     "how",      "all",        "any",        "both",
-          "each",    "such",     "no",         "nor",        "not",
-          "so",      "than",     "will"};
+          "i", "me", "my", "myself", "we", "our", "ours", "ourselves", "you",
+          "your", "yours", "yourself", "yourselves", "he", "him", "his",
+          "himself", "she", "her", "hers", "herself", "it", "its", "itself",
+          "they", "them", "their", "theirs", "themselves", "what", "which",
+          "who", "whom", "this", "that", "these", "those", "am", "is", "are",
+          "was", "were", "be", "been", "being", "have", "has", "had", "having",
+          "do", "does", "did", "doing", "would", "should", "could", "ought",
+          "i'm", "you're", "he's", "she's", "it's", "we're", "they're", "i've",
+          "you've", "we've", "they've", "i'd", "you'd", "he'd", "she'd", "we'd",
+          "they'd", "i'll", "you'll", "he'll", "she'll", "we'll", "they'll",
+          "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't",
+          "doesn't", "don't", "didn't", "won't", "wouldn't", "shan't",
+          "shouldn't", "can't", "cannot", "couldn't", "mustn't", "let's",
+          "that's", "who's", "what's", "here's", "there's", "when's", "where's",
+          "why's", "how's", "a", "an", "the", "and", "but", "if", "or",
+          "because", "as", "until", "while", "of", "at", "by", "for", "with",
+          "about", "into", "to", "from", "in", "on", "then", "here", "there",
+          "when", "where", "why", "how", "all", "any", "both", "each", "such",
+          "no", "nor", "not", "so", "than", "will",
+          // "via" joins like "by" and "with" ("attention via sparse
+          // estimation"); Snowball's list predates its use in titles.
+          "via"};
   // A typographic apostrophe (U+2019) reads as the ASCII one.
   if (absl::StrContains(word, "\xE2\x80\x99")) {
     return kFunctionWords->contains(

@@ -18,6 +18,7 @@ TEST(StopwordsTest, FunctionWordsHoldQuestionWordsAndAuxiliaries) {
   EXPECT_TRUE(IsFunctionWord("how"));
   EXPECT_TRUE(IsFunctionWord("the"));  // Every stopword is one.
   EXPECT_TRUE(IsFunctionWord("doesn't"));
+  EXPECT_TRUE(IsFunctionWord("via"));
   EXPECT_TRUE(IsFunctionWord("doesn\xE2\x80\x99t"));  // U+2019.
 }
 
