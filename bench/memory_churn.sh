@@ -2,7 +2,8 @@
 # Memory of both services under write churn: ingests a generated file of
 # 100,000 short paragraphs (9.5 MB) through IngestService/IngestFile, then
 # deletes it (DeleteSource), ROUNDS times, while query_service serves
-# searches; prints each service's resident set size after every round.
+# searches; prints each service's resident set size after every round, and
+# first the peak memory of a one-shot ingest of that file.
 # Usage: bench/memory_churn.sh [ROUNDS]   (default 6; build first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,15 @@ for i in range(0, len(body), 1 << 20):
 open(f"{work}/upload.json", "w").write("\n".join(json.dumps(m) for m in msgs))
 PYEOF
 "$BUILD_DIR/ingest_service/ingest_service" --db="$WORK/db" data/ >/dev/null
+# Peak memory of a one-shot ingest of the same file, for docs/ingest.md.
+"$PY" -c 'import base64, json, sys
+with open(sys.argv[2], "wb") as out:
+    for line in open(sys.argv[1]):
+        out.write(base64.b64decode(json.loads(line)["content"]))' \
+  "$WORK/upload.json" "$WORK/churn.txt"
+/usr/bin/time -f "one-shot ingest of the 100,000-paragraph file: peak RSS %M KB" \
+  "$BUILD_DIR/ingest_service/ingest_service" --db="$WORK/peak_db" "$WORK/churn.txt" 2>&1 >/dev/null |
+  grep "peak RSS"
 port() {  # A free loopback port.
   "$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
