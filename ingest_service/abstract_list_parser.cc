@@ -1,5 +1,6 @@
 #include "ingest_service/abstract_list_parser.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "absl/status/status.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "paperdb/common/error_details.h"
 #include "paperdb/text/utf8.h"
 
@@ -174,14 +176,28 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
                       "no header: expected '<venue> [<year>] 论文列表' or "
                       "'<venue> [<year>] paper list' as the first line");
   }
-  auto venue_error = [&](const Line& line, absl::string_view venue) {
-    return InputError(
-        file_name, line.number, line.offset,
-        absl::StrCat("the header's venue is ", venue.size(),
-                     " bytes, longer than the limit of ", kMaxVenueBytes));
+  // A venue over the limit, or ending in a number of 3 or more digits that
+  // is not a year ("ICLR 20245": a typo of the year, not part of a name).
+  auto header_error = [&](const Line& line,
+                          absl::string_view venue) -> absl::Status {
+    if (venue.size() > kMaxVenueBytes) {
+      return InputError(
+          file_name, line.number, line.offset,
+          absl::StrCat("the header's venue is ", venue.size(),
+                       " bytes, longer than the limit of ", kMaxVenueBytes));
+    }
+    absl::string_view last = venue.substr(venue.rfind(' ') + 1);
+    absl::ConsumeSuffix(&last, "年");
+    if (last.size() >= 3 &&
+        std::all_of(last.begin(), last.end(), absl::ascii_isdigit)) {
+      return InputError(file_name, line.number, line.offset,
+                        absl::StrCat("the header's year '", last,
+                                     "' is not a year from 1900 to 2200"));
+    }
+    return absl::OkStatus();
   };
-  if (list.venue.size() > kMaxVenueBytes) {
-    return venue_error(lines[i], list.venue);
+  if (absl::Status bad = header_error(lines[i], list.venue); !bad.ok()) {
+    return bad;
   }
   ++i;
   std::string venue = list.venue;
@@ -201,7 +217,9 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
           i + 1 == lines.size() ||
           text::StripUnicodeWhitespace(lines[i + 1].text).empty();
       if (alone && ParseHeader(stripped, &venue, &year)) {
-        if (venue.size() > kMaxVenueBytes) return venue_error(lines[i], venue);
+        if (absl::Status bad = header_error(lines[i], venue); !bad.ok()) {
+          return bad;
+        }
         continue;
       }
       current = &list.abstracts.emplace_back();

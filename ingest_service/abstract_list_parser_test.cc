@@ -183,6 +183,28 @@ TEST(AbstractListParserTest, OverlongVenueIsRejectedNamingLineAndByte) {
               IsOk());
 }
 
+// A header's year is optional, but a number where it stands that is no
+// year is a typo, not part of the venue.
+TEST(AbstractListParserTest, ANumberThatIsNoYearIsRejected) {
+  EXPECT_THAT(
+      ParseAbstractList("y.txt", "ICLR 20245 论文列表\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("y.txt: line 1, byte 0: the header's year '20245' is not a "
+                "year from 1900 to 2200"));
+  EXPECT_THAT(ParseAbstractList("y.txt",
+                                "ICLR 2024 paper list\n\nx\n\nICML "
+                                "1024年 论文列表\n\ny\n")
+                  .status()
+                  .message(),
+              HasSubstr("y.txt: line 5, byte 25: the header's year '1024'"));
+  absl::StatusOr<ParsedAbstractList> no_year =
+      ParseAbstractList("y.txt", "ICML 07 paper list\n\nx\n");
+  ASSERT_THAT(no_year, IsOk());
+  EXPECT_EQ(no_year->venue, "ICML 07");
+  EXPECT_EQ(no_year->year, 0);
+}
+
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "ICLR 2024 论文列表\n\nok\nbad \xFF byte");
