@@ -16,6 +16,7 @@
 #include "paperdb/index/varint.h"
 #include "paperdb/search/request_frame.h"
 #include "paperdb/search/spelling_corrector.h"
+#include "paperdb/search/surface_words.h"
 #include "paperdb/search/word_form_expander.h"
 #include "paperdb/search/word_form_iterator.h"
 #include "paperdb/storage/keys.h"
@@ -47,48 +48,6 @@ absl::StatusOr<std::vector<TermDf>> ScanTerms(const storage::Store& store,
                                               absl::string_view prefix,
                                               size_t limit) {
   return index::TermsCache::Default().Scan(store, prefix, limit);
-}
-
-// For each of `terms`, the word of a stored abstract that analyzes to it,
-// case-folded ("indicators" for "indic"), or the term itself if none is
-// found: what a user recognises in a rewrite. Each abstract is read and
-// analyzed once, however many of the terms it holds first (a prefix's 64
-// terms may all come from one long abstract). CANCELLED once `cancelled`
-// says so; store errors.
-absl::StatusOr<std::vector<std::string>> SurfaceWords(
-    const storage::Store& store, const std::vector<std::string>& terms,
-    const CancelFn& cancelled) {
-  std::vector<std::string> out = terms;
-  absl::flat_hash_map<uint32_t, std::vector<size_t>> by_doc;
-  for (size_t i = 0; i < terms.size(); ++i) {
-    index::PostingIterator postings(store, terms[i]);
-    if (postings.doc() == index::kNoMoreDocs) {
-      PAPERDB_RETURN_IF_ERROR(postings.status());
-      continue;
-    }
-    by_doc[postings.doc()].push_back(i);
-  }
-  storage::PaperTable table(&store);
-  for (const auto& [doc, indices] : by_doc) {
-    if (IsCancelRequested(cancelled)) return SearchCancelledError();
-    PAPERDB_ASSIGN_OR_RETURN(const storage::v1::PaperRecord record,
-                             table.Get(doc));
-    absl::flat_hash_map<absl::string_view, std::vector<size_t>> wanted;
-    for (const size_t i : indices) wanted[terms[i]].push_back(i);
-    const std::string& text = record.paper().abstract();
-    for (const text::AnalyzedToken& token :
-         text::ThreadLocalAnalyzer().Analyze(text)) {
-      const auto it = wanted.find(token.term);
-      if (it == wanted.end()) continue;
-      const std::string word =
-          text::Analyzer::Fold(absl::string_view(text).substr(
-              token.start_byte, token.end_byte - token.start_byte));
-      for (const size_t i : it->second) out[i] = word;
-      wanted.erase(it);
-      if (wanted.empty()) break;
-    }
-  }
-  return out;
 }
 
 QueryNode TermNode(std::string term, uint32_t position) {
@@ -163,12 +122,10 @@ class Expander {
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
     PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
-    // Corrections and prefix expansions are stems: show words instead.
+    // Prefix expansions are stems: show words instead (Corrections() shows
+    // its own).
     for (QueryRewrite& rewrite : rewrites_) {
-      if (rewrite.kind != QueryRewrite::Kind::kSpelling &&
-          rewrite.kind != QueryRewrite::Kind::kPrefix) {
-        continue;
-      }
+      if (rewrite.kind != QueryRewrite::Kind::kPrefix) continue;
       PAPERDB_ASSIGN_OR_RETURN(
           rewrite.replacements,
           SurfaceWords(store_, rewrite.replacements, cancelled_));
@@ -369,16 +326,23 @@ class Expander {
   absl::StatusOr<std::vector<QueryNode>> Corrections(const QueryNode& node) {
     std::vector<QueryNode> out;
     PAPERDB_ASSIGN_OR_RETURN(
-        std::vector<TermDf> found,
+        std::vector<SpellingCorrection> found,
         SpellingCorrections(store_, text::Analyzer::Fold(node.word),
                             node.terms[0], cancelled_));
     if (found.empty()) return out;
+    // Shown as the corpus word nearest the one typed, else as a stored
+    // abstract writes the stem.
+    std::vector<std::string> terms;
+    for (const SpellingCorrection& c : found) terms.push_back(c.term);
+    PAPERDB_ASSIGN_OR_RETURN(std::vector<std::string> shown,
+                             SurfaceWords(store_, terms, cancelled_));
     QueryRewrite rewrite =
         Rewrite(QueryRewrite::Kind::kSpelling, node, node, node.word, {});
-    for (TermDf& t : found) {
-      rewrite.replacements.push_back(t.term);
-      dfs_[t.term] = t.df;
-      out.push_back(TermNode(std::move(t.term), node.position));
+    for (size_t i = 0; i < found.size(); ++i) {
+      rewrite.replacements.push_back(found[i].word.empty() ? std::move(shown[i])
+                                                           : found[i].word);
+      dfs_[found[i].term] = found[i].df;
+      out.push_back(TermNode(std::move(found[i].term), node.position));
     }
     rewrites_.push_back(std::move(rewrite));
     return out;

@@ -103,7 +103,7 @@ absl::StatusOr<std::vector<SimilarTerm>> SelectSimilarTerms(
     if (inserted) {
       SimilarTerm term;
       term.term = token.term;
-      term.word = std::string(
+      term.word = text::Analyzer::ShownWord(
           text.substr(token.start_byte, token.end_byte - token.start_byte));
       terms.push_back(std::move(term));
     }

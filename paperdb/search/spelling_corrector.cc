@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
@@ -19,6 +20,41 @@ namespace {
 
 constexpr size_t kMaxScannedTerms = 200000;
 
+// Damerau-Levenshtein distance (optimal string alignment) between `a` and
+// `b`, or with `prefix_of_b` between `a` and the nearest prefix of `b`;
+// max_distance + 1 if it exceeds `max_distance`.
+uint32_t OsaDistance(std::u32string_view a, std::u32string_view b,
+                     uint32_t max_distance, bool prefix_of_b) {
+  const size_t n = a.size(), m = b.size();
+  if ((n > m ? n - m : prefix_of_b ? 0 : m - n) > max_distance) {
+    return max_distance + 1;
+  }
+  // Three rows of the optimal string alignment matrix.
+  std::vector<uint32_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<uint32_t>(j);
+  for (size_t i = 1; i <= n; ++i) {
+    cur[0] = static_cast<uint32_t>(i);
+    uint32_t row_min = cur[0];
+    for (size_t j = 1; j <= m; ++j) {
+      const uint32_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      uint32_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d = std::min(d, prev2[j - 2] + 1);
+      }
+      cur[j] = d;
+      row_min = std::min(row_min, d);
+    }
+    if (row_min > max_distance) return max_distance + 1;
+    std::swap(prev2, prev);
+    std::swap(prev, cur);
+  }
+  if (prefix_of_b) {
+    return std::min(*std::min_element(prev.begin(), prev.end()),
+                    max_distance + 1);
+  }
+  return std::min(prev[m], max_distance + 1);
+}
+
 std::u32string Decode(absl::string_view s) {
   std::u32string out;
   const auto* p = reinterpret_cast<const uint8_t*>(s.data());
@@ -30,6 +66,23 @@ std::u32string Decode(absl::string_view s) {
     out.push_back(static_cast<char32_t>(c < 0 ? 0xFFFD : c));
   }
   return out;
+}
+
+// The least distance between a start of `word` and `stem` (or `stem`
+// without a final 'e', or with a final 'i' back to 'y', as Snowball's rules
+// undo them), for a stem of 4 letters or more.
+uint32_t PrefixDistance(const std::u32string& word, const std::u32string& stem,
+                        uint32_t max_distance) {
+  uint32_t best = max_distance + 1;
+  if (stem.size() < 4) return best;
+  best = OsaDistance(stem, word, max_distance, /*prefix_of_b=*/true);
+  const char32_t last = stem.back();
+  if (last == U'e' || last == U'i') {
+    std::u32string base = stem.substr(0, stem.size() - 1);
+    if (last == U'i') base.push_back(U'y');
+    best = std::min(best, OsaDistance(base, word, max_distance, true));
+  }
+  return best;
 }
 
 // The least distance between `word` and `stem` followed by an English
@@ -78,13 +131,32 @@ uint32_t InflectedDistance(const std::u32string& word,
 absl::StatusOr<uint32_t> WordDistance(const storage::Store& store,
                                       const std::u32string& word,
                                       absl::string_view key,
-                                      uint32_t max_distance) {
-  static const char32_t* const kInflections[] = {
-      U"", U"s", U"es", U"ed", U"ing", U"e", U"y", U"ies", U"er", U"ers"};
-  const std::u32string stem = Decode(key);
-  uint32_t best = InflectedDistance(word, stem, max_distance);
-  for (const char32_t* suffix : kInflections) {
-    best = std::min(best, EditDistance(word, stem + suffix, max_distance));
+                                      uint32_t max_distance,
+                                      std::string* nearest) {
+  static const char* const kInflections[] = {"",  "s", "es",  "ed", "ing",
+                                             "e", "y", "ies", "er", "ers"};
+  uint32_t best = InflectedDistance(word, Decode(key), max_distance);
+  nearest->clear();
+  auto consider = [&](std::string candidate) {
+    const uint32_t d = EditDistance(word, Decode(candidate), max_distance);
+    if (d < best || (d == best && d <= max_distance && nearest->empty())) {
+      best = d;
+      *nearest = std::move(candidate);
+    }
+  };
+  // The stem, and as Snowball's rules undo them without a final 'e'
+  // ("spik" + "ing") or with a final 'i' back to 'y' ("studi": "study").
+  std::string bases[2] = {std::string(key), ""};
+  if (absl::EndsWith(key, "e"))
+    bases[1] = std::string(key.substr(0, key.size() - 1));
+  if (absl::EndsWith(key, "i")) {
+    bases[1] = absl::StrCat(key.substr(0, key.size() - 1), "y");
+  }
+  for (const std::string& base : bases) {
+    if (base.empty()) continue;
+    for (const char* suffix : kInflections) {
+      consider(absl::StrCat(base, suffix));
+    }
   }
   const std::string prefix = text::FormTermPrefix(key);
   std::unique_ptr<storage::StoreIterator> it =
@@ -93,8 +165,7 @@ absl::StatusOr<uint32_t> WordDistance(const storage::Store& store,
   for (it->Seek(prefix); it->Valid() && absl::StartsWith(it->key(), prefix) &&
                          forms < 64 && best > 0;
        it->Next(), ++forms) {
-    const std::u32string form = Decode(it->key().substr(prefix.size()));
-    best = std::min(best, EditDistance(word, form, max_distance));
+    consider(std::string(it->key().substr(prefix.size())));
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
   return best;
@@ -113,10 +184,10 @@ bool IsTypoOf(absl::string_view typed, absl::string_view word) {
   return EditDistance(a, Decode(word), max_distance) <= max_distance;
 }
 
-absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
+absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
     const storage::Store& store, absl::string_view folded_word,
     absl::string_view stem_term, const CancelFn& cancelled) {
-  std::vector<index::TermDf> out;
+  std::vector<SpellingCorrection> out;
   const std::u32string word = Decode(folded_word);
   const std::u32string stem = Decode(stem_term);
   if (stem_term.empty() || word.size() < 5 ||
@@ -132,7 +203,7 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
       stem_term.substr(0, static_cast<size_t>(text::Utf8SequenceLength(
                               static_cast<unsigned char>(stem_term[0])))));
   // (distance, word distance), term.
-  std::vector<std::pair<std::pair<uint32_t, uint32_t>, index::TermDf>>
+  std::vector<std::pair<std::pair<uint32_t, uint32_t>, SpellingCorrection>>
       candidates;
   std::unique_ptr<storage::StoreIterator> it =
       store.NewIterator(storage::Column::kTerms);
@@ -151,17 +222,22 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     const uint32_t stem_distance = stem.size() < 4
                                        ? max_distance + 1
                                        : EditDistance(stem, key, max_distance);
-    if (std::min(stem_distance, InflectedDistance(word, key, max_distance)) >
-        max_distance) {
-      continue;  // Cheap filter before the words are compared.
+    // Cheap filters before the words are compared: the stems, a typo in
+    // the suffix, or the stem near a start of the word (a typo that keeps
+    // Snowball from stripping the suffix: "trnsformer" stays whole).
+    if (stem_distance > max_distance &&
+        InflectedDistance(word, key, max_distance) > max_distance &&
+        PrefixDistance(word, key, max_distance) > max_distance) {
+      continue;
     }
     // Words in reach by the typed word's length ("segmantation":
     // "segmentation"), or stems in reach by the stem's own length
     // ("synaptic": "synapse", one edit from "synapt"; not "compositional":
     // "competitive", two from "composit").
+    std::string nearest;
     PAPERDB_ASSIGN_OR_RETURN(
         const uint32_t word_distance,
-        WordDistance(store, word, it->key(), max_distance));
+        WordDistance(store, word, it->key(), max_distance, &nearest));
     const uint32_t stem_max = stem.size() >= 9 ? 2 : 1;
     const uint32_t d =
         std::min(word_distance,
@@ -170,7 +246,10 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df,
                              index::ParseDocumentFrequency(it->value()));
     if (df == 0) continue;
-    candidates.push_back({{d, word_distance}, {std::string(it->key()), df}});
+    candidates.push_back(
+        {{d, word_distance},
+         {std::string(it->key()), df,
+          word_distance <= max_distance ? std::move(nearest) : ""}});
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
   if (candidates.empty()) return out;
@@ -196,28 +275,7 @@ absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
 
 uint32_t EditDistance(std::u32string_view a, std::u32string_view b,
                       uint32_t max_distance) {
-  const size_t n = a.size(), m = b.size();
-  if ((n > m ? n - m : m - n) > max_distance) return max_distance + 1;
-  // Three rows of the optimal string alignment matrix.
-  std::vector<uint32_t> prev2(m + 1), prev(m + 1), cur(m + 1);
-  for (size_t j = 0; j <= m; ++j) prev[j] = static_cast<uint32_t>(j);
-  for (size_t i = 1; i <= n; ++i) {
-    cur[0] = static_cast<uint32_t>(i);
-    uint32_t row_min = cur[0];
-    for (size_t j = 1; j <= m; ++j) {
-      const uint32_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      uint32_t d = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
-        d = std::min(d, prev2[j - 2] + 1);
-      }
-      cur[j] = d;
-      row_min = std::min(row_min, d);
-    }
-    if (row_min > max_distance) return max_distance + 1;
-    std::swap(prev2, prev);
-    std::swap(prev, cur);
-  }
-  return std::min(prev[m], max_distance + 1);
+  return OsaDistance(a, b, max_distance, /*prefix_of_b=*/false);
 }
 
 }  // namespace paperdb::search

@@ -14,6 +14,7 @@
 #define PAPERDB_SEARCH_SPELLING_CORRECTOR_H_
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,15 @@ inline constexpr size_t kMaxCorrections = 3;
 // Longest word corrected, in code points.
 inline constexpr size_t kMaxCorrectedLength = 40;
 
+// A correction: the stored term, its document frequency, and the word the
+// corpus spells with it nearest the one typed ("transformer" for the term
+// "transform"), or empty if only the term's stem was near the typed stem.
+struct SpellingCorrection {
+  std::string term;
+  uint32_t df = 0;
+  std::string word;
+};
+
 // The corrections of `word` (case-folded, as typed) whose stem `stem` no
 // paper holds: the nearest stored terms, at most kMaxCorrections, most
 // papers first, none with under a tenth of the best one's papers. Empty
@@ -36,7 +46,7 @@ inline constexpr size_t kMaxCorrectedLength = 40;
 // digit ("resnet18": a name with a version). Scans at most 200,000 terms
 // sharing the first character, asking `cancelled` every 4,096: CANCELLED
 // once it says so. Store errors; DATA_LOSS for a bad document frequency.
-absl::StatusOr<std::vector<index::TermDf>> SpellingCorrections(
+absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
     const storage::Store& store, absl::string_view word, absl::string_view stem,
     const CancelFn& cancelled);
 

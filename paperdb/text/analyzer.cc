@@ -165,6 +165,12 @@ Analyzer::Analyzer(sb_stemmer* stemmer) : stemmer_(stemmer) { ResetTerms(); }
 
 Analyzer::~Analyzer() { sb_stemmer_delete(stemmer_); }
 
+std::string Analyzer::ShownWord(absl::string_view token_text) {
+  std::string word(token_text);
+  word.erase(std::remove(word.begin(), word.end(), '*'), word.end());
+  return word;
+}
+
 std::string Analyzer::Fold(absl::string_view word) {
   if (IsAscii(word)) return AsciiLower(word);
   std::string out;

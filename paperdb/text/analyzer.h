@@ -116,6 +116,11 @@ class Analyzer {
   // diacritics. Paper ids hash this form, so it must not change.
   static std::string Fold(absl::string_view word);
 
+  // A token's text (a token's byte range of the analyzed text) as a word
+  // to show: without the markdown emphasis asterisks a token keeps inside
+  // a word ("Hop**field": "Hopfield"; tokenizer.h), case as written.
+  static std::string ShownWord(absl::string_view token_text);
+
   // Fold(), then diacritics removed (step 4 above): the form terms are
   // stemmed from.
   static std::string FoldForMatching(absl::string_view word);

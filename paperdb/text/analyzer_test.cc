@@ -402,5 +402,11 @@ TEST(AnalyzerTermIdTest, FullCachesStartANewEpochBetweenAnalyses) {
   EXPECT_EQ(analyzer->term_id_limit(), 2u);
 }
 
+TEST(AnalyzerTest, AShownWordHasNoEmphasisAsterisks) {
+  EXPECT_EQ(Analyzer::ShownWord("Hop**field"), "Hopfield");
+  EXPECT_EQ(Analyzer::ShownWord("S*parse"), "Sparse");
+  EXPECT_EQ(Analyzer::ShownWord("ResNet"), "ResNet");
+}
+
 }  // namespace
 }  // namespace paperdb::text

@@ -45,8 +45,10 @@ bool IsEnglishWord(std::string_view folded) {
   }
   const absl::string_view word(folded.data(), folded.size());
   if (Words().contains(word)) return true;
-  // A plural the list lacks ("rewordings").
+  // A plural the list lacks ("rewordings"); not a word with one "s" too
+  // many ("delayss": a word ending in "s" takes "es").
   return word.size() > 3 && word.back() == 's' &&
+         word[word.size() - 2] != 's' &&
          Words().contains(word.substr(0, word.size() - 1));
 }
 

@@ -13,6 +13,8 @@ TEST(EnglishWordsTest, HoldsGeneralWordsWithTheirInflections) {
   EXPECT_TRUE(IsEnglishWord("lightning's"));
   EXPECT_TRUE(IsEnglishWord("lightning\xE2\x80\x99s"));
   EXPECT_TRUE(IsEnglishWord("rewordings"));
+  EXPECT_FALSE(IsEnglishWord("delayss"));  // A typo, not a plural.
+  EXPECT_FALSE(IsEnglishWord("networkss"));
 }
 
 TEST(EnglishWordsTest, HoldsNamesAndAccentedWordsFolded) {
