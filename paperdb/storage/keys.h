@@ -48,7 +48,8 @@ namespace paperdb::storage {
 // Version 9 indexes the 1,013-concept thesaurus, without terms whose stem
 // also spells an unrelated word ("is-a relations" shrinks to "relations",
 // "discrimination" shares a stem with "discriminator") and without terms
-// broader than their concept ("inverse problems" for image restoration).
+// broader than their concept ("inverse problems" for image restoration),
+// and indexes Han and Kana one character per position.
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.

@@ -239,11 +239,11 @@ TEST(AnalyzerTest, LatexCommandEndsAHyphenChain) {
 
 TEST(AnalyzerTest, MultibyteCompoundHasByteSpans) {
   // "Schrödinger-Bridge": ö is 2 bytes, so the hyphen is byte 12.
-  EXPECT_THAT(
-      Describe("Schr\xC3\xB6"
-               "dinger-Bridge \xE8\xAE\xBA\xE6\x96\x87"),
-      ElementsAre("schroding@0[0,12)", "schrodingerbridg@0[0,19)+",
-                  "bridg@1[13,19)", "\xE8\xAE\xBA\xE6\x96\x87@2[20,26)"));
+  EXPECT_THAT(Describe("Schr\xC3\xB6"
+                       "dinger-Bridge \xE8\xAE\xBA\xE6\x96\x87"),
+              ElementsAre("schroding@0[0,12)", "schrodingerbridg@0[0,19)+",
+                          "bridg@1[13,19)", "\xE8\xAE\xBA@2[20,23)",
+                          "\xE6\x96\x87@3[23,26)"));
 }
 
 TEST(AnalyzerTest, EqualsSignSeparatesAPhraseOfTwoWords) {

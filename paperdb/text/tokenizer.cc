@@ -2,10 +2,23 @@
 
 #include "absl/strings/ascii.h"
 #include "unicode/uchar.h"
+#include "unicode/uscript.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::text {
 namespace {
+
+// Han, Hiragana and Katakana are written without spaces between words:
+// each character is a token (as Lucene's StandardTokenizer does), and a
+// query's run of them is a phrase of its characters.
+bool IsUnspacedScript(UChar32 c) {
+  if (c < 0x2E80) return false;  // Below the CJK blocks: the common case.
+  UErrorCode error = U_ZERO_ERROR;
+  const UScriptCode script = uscript_getScript(c, &error);
+  return U_SUCCESS(error) &&
+         (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA ||
+          script == USCRIPT_KATAKANA);
+}
 
 bool IsWordChar(UChar32 c) {
   if (c < 0x80) {
@@ -83,6 +96,20 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
     }
     int32_t next;
     const UChar32 c = DecodeAt(s, length, i, &next);
+    if (c >= 0 && IsWordChar(c) && IsUnspacedScript(c)) {
+      if (token_start >= 0) {
+        tokens.push_back({static_cast<uint32_t>(token_start),
+                          static_cast<uint32_t>(i), after_hyphen,
+                          inner_emphasis});
+        token_start = -1;
+        inner_emphasis = false;
+      }
+      tokens.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(next),
+                        false, false});
+      hyphen_gap = false;
+      i = next;
+      continue;
+    }
     if (c >= 0 && IsWordChar(c)) {
       if (token_start < 0) {
         token_start = i;

@@ -12,6 +12,10 @@
 // tokens, so "ResNet-18" gives "ResNet" and "18", "k=5" gives "k" and "5",
 // "5.4%" gives "5.4", "10\%" gives "10", and "$\eta(x)$" gives "eta" and "x".
 //
+// Han, Hiragana and Katakana characters, written without spaces between
+// words, are one token each ("神经网络" gives four), as in Lucene's
+// StandardTokenizer.
+//
 // A token separated from the previous one by exactly one hyphen and nothing
 // else is marked `after_hyphen` ("SKILL-MIX": "MIX"), so the analyzer can
 // also index the joined compound. Hyphens are U+002D, U+2010 HYPHEN and

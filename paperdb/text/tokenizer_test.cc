@@ -53,9 +53,18 @@ TEST(TokenizerTest, AllNumbersAreWordCharactersNotJustDecimalDigits) {
 TEST(TokenizerTest, ReportsByteOffsetsOfMultibyteText) {
   const std::vector<TokenSpan> tokens = Tokenize("ICLR 2024 论文列表");
 
-  ASSERT_EQ(tokens.size(), 3u);
+  // Han characters are one token each: 论 文 列 表, 3 bytes apiece.
+  ASSERT_EQ(tokens.size(), 6u);
   EXPECT_EQ(tokens[2].start_byte, 10u);
-  EXPECT_EQ(tokens[2].end_byte, 22u);
+  EXPECT_EQ(tokens[2].end_byte, 13u);
+  EXPECT_EQ(tokens[5].start_byte, 19u);
+  EXPECT_EQ(tokens[5].end_byte, 22u);
+}
+
+TEST(TokenizerTest, HanAndKanaAreOneTokenPerCharacterHangulIsNot) {
+  EXPECT_THAT(Words("用GPT模型"), ElementsAre("用", "GPT", "模", "型"));
+  EXPECT_THAT(Words("ニューラル"), ElementsAre("ニ", "ュ", "ー", "ラ", "ル"));
+  EXPECT_THAT(Words("신경망 모델"), ElementsAre("신경망", "모델"));
 }
 
 TEST(TokenizerTest, TreatsInvalidBytesAsSeparators) {
