@@ -65,7 +65,7 @@ std::string ParagraphProblem(absl::string_view text,
                         options.max_abstract_bytes, " (--max_abstract_bytes)");
   }
   if (text.size() <= options.max_word_bytes) return "";  // No word can be.
-  const text::ByteSpan word = text::LongestNonSpaceRun(text);
+  const text::ByteSpan word = text::LongestWord(text);
   if (word.length > options.max_word_bytes) {
     return absl::StrCat("word of ", word.length, " bytes at byte ", word.start,
                         " of the abstract is longer than the limit of ",

@@ -48,7 +48,8 @@ ABSL_FLAG(size_t, max_abstract_bytes, 256 << 10,
           "longest abstract accepted, in bytes; a longer paragraph is rejected "
           "on its own and the rest of the file stored");
 ABSL_FLAG(size_t, max_word_bytes, 2048,
-          "longest word (run of non-space characters) accepted, in bytes; a "
+          "longest word (run of non-space characters; each Han or Kana "
+          "character is one) accepted, in bytes; a "
           "paragraph with a longer one is rejected on its own");
 ABSL_FLAG(int, max_concurrent_ingests, 2,
           "serve mode: IngestFile calls running at once; more get "

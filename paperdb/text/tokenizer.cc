@@ -1,24 +1,12 @@
 #include "paperdb/text/tokenizer.h"
 
 #include "absl/strings/ascii.h"
+#include "paperdb/text/utf8.h"
 #include "unicode/uchar.h"
-#include "unicode/uscript.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::text {
 namespace {
-
-// Han, Hiragana and Katakana are written without spaces between words:
-// each character is a token (as Lucene's StandardTokenizer does), and a
-// query's run of them is a phrase of its characters.
-bool IsUnspacedScript(UChar32 c) {
-  if (c < 0x2E80) return false;  // Below the CJK blocks: the common case.
-  UErrorCode error = U_ZERO_ERROR;
-  const UScriptCode script = uscript_getScript(c, &error);
-  return U_SUCCESS(error) &&
-         (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA ||
-          script == USCRIPT_KATAKANA);
-}
 
 bool IsWordChar(UChar32 c) {
   if (c < 0x80) {

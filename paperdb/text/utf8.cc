@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "unicode/uchar.h"
+#include "unicode/uscript.h"
 #include "unicode/utf8.h"
 
 namespace paperdb::text {
@@ -41,7 +42,16 @@ std::optional<size_t> FindInvalidUtf8(absl::string_view bytes) {
   return std::nullopt;
 }
 
-ByteSpan LongestNonSpaceRun(absl::string_view text) {
+bool IsUnspacedScript(int32_t code_point) {
+  if (code_point < 0x2E80) return false;  // Below the CJK blocks.
+  UErrorCode error = U_ZERO_ERROR;
+  const UScriptCode script = uscript_getScript(code_point, &error);
+  return U_SUCCESS(error) &&
+         (script == USCRIPT_HAN || script == USCRIPT_HIRAGANA ||
+          script == USCRIPT_KATAKANA);
+}
+
+ByteSpan LongestWord(absl::string_view text) {
   ByteSpan longest;
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   const int32_t length = static_cast<int32_t>(text.size());
@@ -53,6 +63,18 @@ ByteSpan LongestNonSpaceRun(absl::string_view text) {
     } else {
       UChar32 c;
       U8_NEXT(s, i, length, c);
+      if (c >= 0 && IsUnspacedScript(c)) {
+        // A word of its own: ends the run before it and starts one after.
+        if (static_cast<size_t>(at - run_start) > longest.length) {
+          longest = {static_cast<size_t>(run_start),
+                     static_cast<size_t>(at - run_start)};
+        }
+        if (static_cast<size_t>(i - at) > longest.length) {
+          longest = {static_cast<size_t>(at), static_cast<size_t>(i - at)};
+        }
+        run_start = i;
+        continue;
+      }
       if (c >= 0 && !u_isUWhiteSpace(c)) continue;
     }
     if (static_cast<size_t>(at - run_start) > longest.length) {

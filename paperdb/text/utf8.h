@@ -38,14 +38,19 @@ size_t ByteOffsetOfCodePoint(absl::string_view text, uint32_t index);
 // REQUIRES: `text` is valid UTF-8.
 absl::string_view StripUnicodeWhitespace(absl::string_view text);
 
-// The longest run of characters that are not Unicode white space in `text`
-// (a "word" for size limits): its start and length, in bytes. {0, 0} for
+// True if `code_point` is of a script written without spaces between
+// words (Han, Hiragana, Katakana): each such character is a word.
+bool IsUnspacedScript(int32_t code_point);
+
+// The longest word in `text` for size limits: a run of characters that are
+// not Unicode white space, where each Han or Kana character is a word of
+// its own (IsUnspacedScript()). Its start and length, in bytes; {0, 0} for
 // empty or all-space text. REQUIRES: `text` is valid UTF-8.
 struct ByteSpan {
   size_t start = 0;
   size_t length = 0;
 };
-ByteSpan LongestNonSpaceRun(absl::string_view text);
+ByteSpan LongestWord(absl::string_view text);
 
 // True if `name` holds a character that must not appear in a label shown
 // to people: a control character (C0, DEL, C1) or a bidirectional

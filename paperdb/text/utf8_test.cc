@@ -30,14 +30,28 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
   }
 }
 
-TEST(LongestNonSpaceRunTest, AnyUnicodeSpaceEndsAWord) {
+TEST(LongestWordTest, EachHanOrKanaCharacterIsAWord) {
+  // 1,000 Han characters unspaced: words of 3 bytes, not one of 3,000.
+  std::string han;
+  for (int i = 0; i < 1000; ++i) han += "\xE7\xA5\x9E";  // 神
+  EXPECT_EQ(LongestWord(han).length, 3u);
+  EXPECT_EQ(LongestWord("ab\xE7\xA5\x9E"
+                        "abcd")
+                .start,
+            5u);
+  EXPECT_EQ(LongestWord("ab\xE7\xA5\x9E"
+                        "abcd")
+                .length,
+            4u);
+}
+
+TEST(LongestWordTest, AnyUnicodeSpaceEndsAWord) {
   // "ab", tab, "cdé" (4 bytes), NBSP, "x", U+3000, "yz".
-  const ByteSpan run =
-      LongestNonSpaceRun("ab\tcd\xC3\xA9\xC2\xA0x\xE3\x80\x80yz");
+  const ByteSpan run = LongestWord("ab\tcd\xC3\xA9\xC2\xA0x\xE3\x80\x80yz");
   EXPECT_EQ(run.start, 3u);
   EXPECT_EQ(run.length, 4u);
-  EXPECT_EQ(LongestNonSpaceRun("   ").length, 0u);
-  EXPECT_EQ(LongestNonSpaceRun("tail").length, 4u);
+  EXPECT_EQ(LongestWord("   ").length, 0u);
+  EXPECT_EQ(LongestWord("tail").length, 4u);
 }
 
 TEST(ContainsControlCharacterTest, C0C1AndBidiControlsButNotText) {
