@@ -69,6 +69,15 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
   bool hyphen_gap = false;
   bool after_hyphen = false;    // Of the current token.
   bool inner_emphasis = false;  // Of the current token.
+  // Ends the current token, if any, at byte `end`.
+  auto end_token = [&](int32_t end) {
+    if (token_start < 0) return;
+    tokens.push_back({static_cast<uint32_t>(token_start),
+                      static_cast<uint32_t>(end), after_hyphen,
+                      inner_emphasis});
+    token_start = -1;
+    inner_emphasis = false;
+  };
   while (i < length) {
     if (IsAsciiWordByte(s[i])) {
       // The common case: a run of ASCII letters and digits, read bytewise.
@@ -85,13 +94,7 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
     int32_t next;
     const UChar32 c = DecodeAt(s, length, i, &next);
     if (c >= 0 && IsWordChar(c) && IsUnspacedScript(c)) {
-      if (token_start >= 0) {
-        tokens.push_back({static_cast<uint32_t>(token_start),
-                          static_cast<uint32_t>(i), after_hyphen,
-                          inner_emphasis});
-        token_start = -1;
-        inner_emphasis = false;
-      }
+      end_token(i);
       tokens.push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(next),
                         false, false});
       hyphen_gap = false;
@@ -138,20 +141,10 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
     // The first separator after a token may be a hyphen; any second one
     // (or an invalid byte) means the next token is not joined to it.
     hyphen_gap = token_start >= 0 && c >= 0 && IsHyphen(c);
-    if (token_start >= 0) {
-      tokens.push_back({static_cast<uint32_t>(token_start),
-                        static_cast<uint32_t>(i), after_hyphen,
-                        inner_emphasis});
-      token_start = -1;
-      inner_emphasis = false;
-    }
+    end_token(i);
     i = next;
   }
-  if (token_start >= 0) {
-    tokens.push_back({static_cast<uint32_t>(token_start),
-                      static_cast<uint32_t>(length), after_hyphen,
-                      inner_emphasis});
-  }
+  end_token(length);
   return tokens;
 }
 
