@@ -142,26 +142,6 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   return true;
 }
 
-// Appends `line` to `out` with each control character (C0 but tab, DEL,
-// C1) as spaces of its length in bytes: an abstract is shown in terminals
-// and pages, where ESC sequences would act, and offsets stay those of the
-// line.
-void AppendShowable(absl::string_view line, std::string* out) {
-  const size_t start = out->size();
-  out->append(line.data(), line.size());
-  for (size_t i = start; i < out->size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>((*out)[i]);
-    if ((c < 0x20 && c != '\t') || c == 0x7F) {
-      (*out)[i] = ' ';
-    } else if (c == 0xC2 && i + 1 < out->size() &&
-               static_cast<unsigned char>((*out)[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>((*out)[i + 1]) <= 0x9F) {
-      (*out)[i] = ' ';
-      (*out)[++i] = ' ';
-    }
-  }
-}
-
 }  // namespace
 
 absl::StatusOr<ParsedAbstractList> ParseAbstractList(
@@ -252,7 +232,7 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     } else {
       current->text.push_back(' ');
     }
-    AppendShowable(stripped, &current->text);
+    absl::StrAppend(&current->text, stripped);
   }
   return list;
 }

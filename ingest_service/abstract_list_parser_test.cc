@@ -205,16 +205,6 @@ TEST(AbstractListParserTest, ANumberThatIsNoYearIsRejected) {
   EXPECT_EQ(no_year->year, 0);
 }
 
-TEST(AbstractListParserTest, ControlCharactersBecomeSpaces) {
-  absl::StatusOr<ParsedAbstractList> list =
-      ParseAbstractList("c.txt",
-                        "ICLR 2024 paper list\n\nred \x1b[31mtext\x07 and\tC1 "
-                        "\xC2\x9B end\n");
-  ASSERT_THAT(list, IsOk());
-  ASSERT_EQ(list->abstracts.size(), 1u);
-  EXPECT_EQ(list->abstracts[0].text, "red  [31mtext  and\tC1    end");
-}
-
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "ICLR 2024 论文列表\n\nok\nbad \xFF byte");
