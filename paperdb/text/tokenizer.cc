@@ -114,8 +114,9 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
       // A joiner is kept only between two characters of the right kind.
       int32_t after;
       const UChar32 following = DecodeAt(s, length, next, &after);
+      // A Han or Kana character is a token of its own: nothing joins it.
       const bool joins =
-          following >= 0 &&
+          following >= 0 && !IsUnspacedScript(following) &&
           ((IsApostrophe(c) && u_isalpha(prev) && u_isalpha(following)) ||
            ((c == '.' || c == ',') && IsDigit(prev) && IsDigit(following)) ||
            (IsInvisibleJoiner(c) && IsWordChar(following)));
@@ -130,7 +131,7 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
         int32_t j = i;
         while (j < length && j - i < kMaxEmphasisMarks && s[j] == '*') ++j;
         const UChar32 letter = DecodeAt(s, length, j, &after);
-        if (letter >= 0 && u_isalpha(letter)) {
+        if (letter >= 0 && u_isalpha(letter) && !IsUnspacedScript(letter)) {
           inner_emphasis = true;
           prev = letter;
           i = after;

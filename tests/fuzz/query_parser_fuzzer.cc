@@ -155,6 +155,11 @@ bool IsWordChar(UChar32 c) {
 // an apostrophe between two letters, '.' or ',' between two digits, and an
 // invisible soft hyphen or zero-width (non-)joiner inside a word.
 bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
+  // A Han or Kana character is a token of its own.
+  if (paperdb::text::IsUnspacedScript(left) ||
+      paperdb::text::IsUnspacedScript(right)) {
+    return false;
+  }
   switch (joiner) {
     case 0x27:
     case 0x2019:
@@ -190,12 +195,17 @@ UChar32 At(const uint8_t* s, int32_t length, int32_t i) {
 // after the letter `left`: the byte after the run if it joins, else -1.
 int32_t EmphasisEnd(const uint8_t* s, int32_t length, UChar32 left,
                     int32_t at) {
-  if (left < 0 || !u_isalpha(left)) return -1;
+  if (left < 0 || !u_isalpha(left) || paperdb::text::IsUnspacedScript(left)) {
+    return -1;
+  }
   int32_t end = at;
   while (end < length && end - at < 3 && s[end] == '*') ++end;
   if (end == at) return -1;
   const UChar32 right = At(s, length, end);
-  return right >= 0 && u_isalpha(right) ? end : -1;
+  return right >= 0 && u_isalpha(right) &&
+                 !paperdb::text::IsUnspacedScript(right)
+             ? end
+             : -1;
 }
 
 std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
@@ -206,15 +216,25 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
     const TokenSpan& span = spans[i];
     FUZZ_CHECK(span.start_byte < span.end_byte);
     FUZZ_CHECK(span.end_byte <= text.size());
-    if (i > 0) FUZZ_CHECK(span.start_byte > spans[i - 1].end_byte);
+    // Apart, unless a Han or Kana character stands next to its neighbour.
+    if (i > 0) FUZZ_CHECK(span.start_byte >= spans[i - 1].end_byte);
     const absl::string_view token =
         text.substr(span.start_byte, span.end_byte - span.start_byte);
     FUZZ_CHECK(!FindInvalidUtf8(token).has_value());
     if (!valid_utf8) continue;  // Sequences decode alike either way in it.
 
-    // A run: word characters, and joiners between the right neighbours.
+    // A run: word characters, and joiners between the right neighbours;
+    // or one Han or Kana character alone.
     const int32_t start = static_cast<int32_t>(span.start_byte);
     const int32_t end = static_cast<int32_t>(span.end_byte);
+    const UChar32 first = At(s, length, start);
+    if (paperdb::text::IsUnspacedScript(first)) {
+      FUZZ_CHECK(end == start + static_cast<int32_t>(U8_LENGTH(first)));
+      continue;
+    }
+    if (i > 0 && span.start_byte == spans[i - 1].end_byte) {
+      FUZZ_CHECK(paperdb::text::IsUnspacedScript(Before(s, start)));
+    }
     UChar32 previous = -1;
     for (int32_t at = start; at < end;) {
       const UChar32 c = At(s, length, at);
@@ -225,6 +245,7 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
         continue;
       }
       U8_FWD_1(s, at, length);
+      FUZZ_CHECK(!paperdb::text::IsUnspacedScript(c));
       if (!IsWordChar(c)) {
         FUZZ_CHECK(previous >= 0 && at < end);
         FUZZ_CHECK(Joins(previous, c, At(s, length, at)));
@@ -237,7 +258,7 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
     // Maximal: neither a word character nor a joiner that would join with
     // the token lies on either side of it.
     const UChar32 left = Before(s, start);
-    FUZZ_CHECK(!IsWordChar(left));
+    FUZZ_CHECK(!IsWordChar(left) || paperdb::text::IsUnspacedScript(left));
     if (left == '*') {
       // No letter before a run of at most three asterisks ending here.
       int32_t run = start;
@@ -249,7 +270,7 @@ std::vector<TokenSpan> CheckTokenize(absl::string_view text, bool valid_utf8) {
       FUZZ_CHECK(!Joins(Before(s, left_start), left, At(s, length, start)));
     }
     const UChar32 right = At(s, length, end);
-    FUZZ_CHECK(!IsWordChar(right));
+    FUZZ_CHECK(!IsWordChar(right) || paperdb::text::IsUnspacedScript(right));
     if (right == '*') {
       FUZZ_CHECK(EmphasisEnd(s, length, Before(s, end), end) < 0);
     } else if (right >= 0) {
