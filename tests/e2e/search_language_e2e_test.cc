@@ -201,14 +201,7 @@ TEST_F(SearchLanguageE2eTest, ExtractedFieldsFilterAndAcronymsExpand) {
 
 TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
   auto expansions = [&](const std::string& query) {
-    std::vector<std::string> out;
-    const v1::SearchPapersResponse response = Search(query);
-    for (const v1::QueryRewrite& r : response.rewrites()) {
-      if (r.kind() == v1::QueryRewrite::KIND_ACRONYM_EXPANSION) {
-        out.insert(out.end(), r.replacements().begin(), r.replacements().end());
-      }
-    }
-    return out;
+    return ReplacementsOf(Search(query), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
   };
   // "graph neural networks (GNNs)": GNN and GNNs both expand, once.
   EXPECT_EQ(expansions("GNN").size(), 1u);

@@ -177,14 +177,7 @@ TEST_F(WordFormsE2eTest, NoStemRewriteWhereEveryPaperHoldsTheWord) {
 // competit) and "segmantation" one from "semantic" (segmant / semant).
 TEST_F(WordFormsE2eTest, SpellingCorrectionsAreWordsWithinReach) {
   auto corrections = [&](const std::string& query) {
-    std::vector<std::string> out;
-    const v1::SearchPapersResponse response = Search(query);
-    for (const v1::QueryRewrite& r : response.rewrites()) {
-      if (r.kind() == v1::QueryRewrite::KIND_SPELLING_CORRECTION) {
-        out.insert(out.end(), r.replacements().begin(), r.replacements().end());
-      }
-    }
-    return out;
+    return ReplacementsOf(Search(query), v1::QueryRewrite::KIND_SPELLING_CORRECTION);
   };
   EXPECT_THAT(corrections("compositional"), ::testing::IsEmpty());
   EXPECT_THAT(corrections("segmantation"), ElementsAre("segmentation"));

@@ -111,4 +111,16 @@ std::vector<std::string> ServiceFixture::Ids(
   return ids;
 }
 
+std::vector<std::string> ReplacementsOf(
+    const v1::SearchPapersResponse& response, v1::QueryRewrite::Kind kind) {
+  std::vector<std::string> out;
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    if (rewrite.kind() == kind) {
+      out.insert(out.end(), rewrite.replacements().begin(),
+                 rewrite.replacements().end());
+    }
+  }
+  return out;
+}
+
 }  // namespace paperdb::testing
