@@ -8,10 +8,12 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/common_grams.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/inverted_run.h"
+#include "paperdb/index/next_words.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/token_spans.h"
 #include "paperdb/index/varint.h"
@@ -22,6 +24,37 @@
 namespace paperdb::index {
 
 using storage::Column;
+
+namespace {
+
+// Sets each term's next-word mask (next_words.h) from the terms at the
+// positions after its occurrences; a joined compound's is kAnyNextWord.
+void SetNextWords(absl::Span<const size_t> compound_slots,
+                  std::vector<AnalyzedPaper::Term>* terms) {
+  uint32_t last = 0;
+  for (const AnalyzedPaper::Term& term : *terms) {
+    if (!term.positions.empty()) last = std::max(last, term.positions.back());
+  }
+  thread_local std::vector<uint8_t> bits_at;  // By position.
+  bits_at.assign(last + 3, 0);
+  for (const AnalyzedPaper::Term& term : *terms) {
+    const uint8_t bit = NextWordBit(term.term);
+    for (const uint32_t position : term.positions) bits_at[position] |= bit;
+  }
+  for (AnalyzedPaper::Term& term : *terms) {
+    const uint32_t distance = NextWordDistance(term.term);
+    uint8_t mask = 0;
+    for (const uint32_t position : term.positions) {
+      mask |= bits_at[position + distance];
+    }
+    term.next_words = mask;
+  }
+  for (const size_t slot : compound_slots) {
+    (*terms)[slot].next_words = kAnyNextWord;
+  }
+}
+
+}  // namespace
 
 AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   AnalyzedPaper analyzed;
@@ -39,6 +72,7 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   absl::flat_hash_map<absl::string_view, size_t> slot;  // Tokens without id.
   // Stopwords by position, for the common grams (common_grams.h).
   std::vector<std::pair<uint32_t, absl::string_view>> gram_words;
+  std::vector<size_t> compound_slots;  // Terms of joined compounds.
   for (const text::AnalyzedToken& token : tokens) {
     // The BM25 length counts content words, as Lucene's norms do behind a
     // stop filter: not stopwords (indexed only for phrases), and not a
@@ -58,6 +92,7 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
       index = it->second;
     }
     analyzed.terms[index].positions.push_back(token.position);
+    if (token.compound) compound_slots.push_back(index);
     // The surface form beside the stem (text/word_forms.h), with the same
     // position; its id is of the same epoch as the stems'.
     if (token.form_id < slot_of_id.size()) {
@@ -101,6 +136,7 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
       }
     }
   }
+  SetNextWords(compound_slots, &analyzed.terms);
   // Concepts of the thesaurus the abstract names (semantic side): one
   // posting per mention, at its first word.
   absl::flat_hash_map<uint32_t, size_t> concept_slot;
@@ -258,7 +294,8 @@ absl::Status ChangeSet::RemovePostings(absl::string_view term,
         ++removed;
         continue;
       }
-      rebuilt.Add(block.doc(i), block.doc_length(i), positions);
+      rebuilt.Add(block.doc(i), block.doc_length(i), positions,
+                  block.next_words(i));
     }
     if (removed == 0 ||
         (next < docs.size() && docs[next] <= block.header().last_doc)) {
@@ -285,6 +322,7 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     uint32_t doc;
     uint32_t doc_length;
     const std::vector<uint32_t>* positions;
+    uint8_t next_words;
   };
   absl::flat_hash_map<absl::string_view, std::vector<NewPosting>> additions;
   // Per adopted run, per paper of it: its state if the paper is added.
@@ -329,8 +367,9 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
         run_papers[run_index.at(paper->run)][paper->run_paper] = paper.get();
       }
       for (const AnalyzedPaper::Term& term : paper->terms) {
-        additions[term.term].push_back(
-            {paper->doc, paper->record.doc_length_terms(), &term.positions});
+        additions[term.term].push_back({paper->doc,
+                                        paper->record.doc_length_terms(),
+                                        &term.positions, term.next_words});
       }
       batch->Put(Column::kPaperIds, paper->record.paper().id(),
                  storage::PaperKey(paper->doc));
@@ -375,6 +414,7 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
     uint32_t tf;
     absl::string_view encoded;               // Run postings: positions.
     const std::vector<uint32_t>* positions;  // Own terms' postings.
+    uint8_t next_words;
   };
   std::vector<Gathered> gathered;
   // Terms given postings, in term order, with their number.
@@ -394,7 +434,8 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
                               p.doc_length,
                               static_cast<uint32_t>(p.positions->size()),
                               {},
-                              p.positions});
+                              p.positions,
+                              p.next_words});
         }
       } else {
         const InvertedRun& run = *runs_[cursor.source];
@@ -404,7 +445,7 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
           const PaperState* state = states[p.paper];
           if (state == nullptr) continue;  // Not added.
           gathered.push_back({state->doc, state->record.doc_length_terms(),
-                              p.tf, run.positions(p), nullptr});
+                              p.tf, run.positions(p), nullptr, p.next_words});
         }
       }
       const size_t size = cursor.source == own_source
@@ -431,9 +472,9 @@ absl::Status ChangeSet::Write(storage::WriteBatch* batch) {
       for (size_t i = start; i < end; ++i) {
         const Gathered& g = gathered[i];
         if (g.positions != nullptr) {
-          block.Add(g.doc, g.doc_length, *g.positions);
+          block.Add(g.doc, g.doc_length, *g.positions, g.next_words);
         } else {
-          block.AddEncoded(g.doc, g.doc_length, g.tf, g.encoded);
+          block.AddEncoded(g.doc, g.doc_length, g.tf, g.encoded, g.next_words);
         }
       }
       block.FinishHead(&block_head);

@@ -29,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/timestamp.pb.h"
+#include "paperdb/index/next_words.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/storage/v1/records.pb.h"
@@ -45,6 +46,8 @@ struct AnalyzedPaper {
     // The analyzer's id of `term` in `term_epoch` (analyzer.h), or
     // text::kNoTermId (common grams, typed fields).
     uint32_t term_id = text::kNoTermId;
+    // Which terms stand right after its occurrences (next_words.h).
+    uint8_t next_words = kAnyNextWord;
   };
   v1::Paper paper;
   // The analyzing thread's text::Analyzer::term_epoch() (0: none).

@@ -81,6 +81,7 @@ std::unique_ptr<InvertedRun> InvertedRun::Build(
       r.term_id = id;
       r.posting.paper = static_cast<uint32_t>(i);
       r.posting.tf = static_cast<uint32_t>(term.positions.size());
+      r.posting.next_words = term.next_words;
       r.posting.positions_begin = static_cast<uint32_t>(run->positions_.size());
       uint32_t previous = 0;
       for (const uint32_t position : term.positions) {

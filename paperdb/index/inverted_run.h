@@ -18,6 +18,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "paperdb/index/change_set.h"
+#include "paperdb/index/next_words.h"
 
 namespace paperdb::index {
 
@@ -31,6 +32,7 @@ class InvertedRun {
     // PostingBlockBuilder::Add() encodes them.
     uint32_t positions_begin = 0;
     uint32_t positions_end = 0;
+    uint8_t next_words = kAnyNextWord;  // next_words.h
   };
 
   // Inverts the terms of `papers` (AnalyzePaper()'s output), moving them

@@ -23,8 +23,10 @@ absl::Status Malformed(absl::string_view what) {
 }  // namespace
 
 void PostingBlockBuilder::Add(uint32_t doc, uint32_t doc_length,
-                              absl::Span<const uint32_t> positions) {
+                              absl::Span<const uint32_t> positions,
+                              uint8_t next_words) {
   docs_.push_back(doc);
+  next_words_.push_back(next_words);
   tfs_.push_back(static_cast<uint32_t>(positions.size()));
   lengths_.push_back(doc_length);
   // Encoded now, not copied: a posting's positions are read once.
@@ -37,8 +39,10 @@ void PostingBlockBuilder::Add(uint32_t doc, uint32_t doc_length,
 
 void PostingBlockBuilder::AddEncoded(uint32_t doc, uint32_t doc_length,
                                      uint32_t tf,
-                                     absl::string_view encoded_positions) {
+                                     absl::string_view encoded_positions,
+                                     uint8_t next_words) {
   docs_.push_back(doc);
+  next_words_.push_back(next_words);
   tfs_.push_back(tf);
   lengths_.push_back(doc_length);
   positions_.append(encoded_positions.data(), encoded_positions.size());
@@ -48,6 +52,7 @@ void PostingBlockBuilder::Clear() {
   docs_.clear();
   tfs_.clear();
   lengths_.clear();
+  next_words_.clear();
   positions_.clear();
 }
 
@@ -61,9 +66,10 @@ void PostingBlockBuilder::FinishHead(std::string* head) const {
   h = EncodeVarint32(*std::min_element(lengths_.begin(), lengths_.end()), h);
   // The body's size is the header's last field: write the body first, after
   // room for the longest header, then move it up behind the real header.
-  head->resize(kMaxHeaderBytes + 3 * 5 * docs_.size());
+  head->resize(kMaxHeaderBytes + (3 * 5 + 1) * docs_.size());
   char* const body = head->data() + kMaxHeaderBytes;
-  char* p = body;
+  std::memcpy(body, next_words_.data(), next_words_.size());
+  char* p = body + next_words_.size();
   uint32_t prev = docs_.front();
   for (uint32_t doc : docs_) {
     p = EncodeVarint32(doc - prev, p);
@@ -84,7 +90,7 @@ void PostingBlockBuilder::FinishHead(std::string* head) const {
 
 std::string PostingBlockBuilder::Finish() const {
   std::string out;
-  out.reserve(5 * 5 + 3 * 5 * docs_.size() + positions_.size());
+  out.reserve(5 * 5 + (3 * 5 + 1) * docs_.size() + positions_.size());
   FinishHead(&out);
   out += positions_;
   return out;
@@ -107,7 +113,8 @@ absl::StatusOr<PostingBlockHeader> DecodeHeader(uint32_t first_doc,
     return Malformed("header");
   }
   if (h.count == 0 || h.count > kMaxPostingsPerBlock ||
-      span > UINT32_MAX - first_doc || *postings_bytes > limit - *p) {
+      span > UINT32_MAX - first_doc || *postings_bytes > limit - *p ||
+      *postings_bytes < h.count) {
     return Malformed("header");
   }
   h.last_doc = first_doc + span;
@@ -134,6 +141,8 @@ absl::StatusOr<PostingBlock> PostingBlock::Decode(uint32_t first_doc,
                                 block.positions_data_.size());
   block.owns_positions_ = true;
   block.positions_data_ = absl::string_view();
+  std::memcpy(block.owned_next_words_.data(), block.next_words_, block.size());
+  block.next_words_ = nullptr;
   // Everything else is decoded: nothing may point into `value` any more.
   block.docs_cursor_ = block.postings_end_ = nullptr;
   block.tfs_start_ = block.tfs_cursor_ = block.lengths_cursor_ = nullptr;
@@ -150,7 +159,8 @@ absl::Status PostingBlock::Open(uint32_t first_doc, absl::string_view value) {
   header_ = *header;
   first_doc_ = first_doc;
   status_ = absl::OkStatus();
-  docs_cursor_ = p;
+  next_words_ = p;
+  docs_cursor_ = p + header_.count;
   postings_end_ = p + postings_bytes;
   docs_decoded_ = 0;
   tfs_start_ = tfs_cursor_ = nullptr;

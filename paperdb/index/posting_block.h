@@ -3,7 +3,8 @@
 //
 // Value layout (all integers LEB128 varints, varint.h):
 //   header:    count, last_doc - first_doc, max_tf, min_doc_length,
-//              byte length of the doc/tf/length sections
+//              byte length of the next-word, doc, tf and length sections
+//   next words: count bytes, each posting's next-word mask (next_words.h)
 //   docs:      count gaps (doc[i] - doc[i-1]; doc[-1] = first_doc)
 //   tfs:       count term frequencies
 //   lengths:   count document lengths (terms), for BM25 without a lookup
@@ -34,13 +35,14 @@ class PostingBlockBuilder {
   // Adds a posting. REQUIRES: doc greater than the previous doc added (and
   // >= the block's first doc), positions non-empty and ascending, fewer than
   // kMaxPostingsPerBlock postings added so far.
+  // `next_words`: the posting's next-word mask (next_words.h).
   void Add(uint32_t doc, uint32_t doc_length,
-           absl::Span<const uint32_t> positions);
+           absl::Span<const uint32_t> positions, uint8_t next_words);
 
   // Adds a posting whose `tf` positions come encoded, as Add() would encode
   // them (position gaps from 0, varints). Same requirements as Add().
   void AddEncoded(uint32_t doc, uint32_t doc_length, uint32_t tf,
-                  absl::string_view encoded_positions);
+                  absl::string_view encoded_positions, uint8_t next_words);
 
   // Empties the builder for the next block, keeping its buffers.
   void Clear();
@@ -61,6 +63,7 @@ class PostingBlockBuilder {
   std::vector<uint32_t> docs_;
   std::vector<uint32_t> tfs_;
   std::vector<uint32_t> lengths_;
+  std::vector<uint8_t> next_words_;
   std::string positions_;  // Every posting's position gaps, encoded.
 };
 
@@ -148,6 +151,14 @@ class PostingBlock {
   const uint32_t* doc_lengths() const { return lengths_.data(); }
   // REQUIRES: document lengths decoded through i.
   uint32_t doc_length(size_t i) const { return lengths_[i]; }
+  // Posting i's next-word mask (next_words.h), i < size(). Read as stored,
+  // without decoding anything.
+  uint8_t next_words(size_t i) const { return next_words_data()[i]; }
+  // The size() next-word masks, [i] for posting i.
+  const uint8_t* next_words_data() const {
+    return reinterpret_cast<const uint8_t*>(
+        owns_positions_ ? owned_next_words_.data() : next_words_);
+  }
 
   // Replaces *out with the positions of posting `i`, ascending. DATA_LOSS
   // if malformed. Cost: the positions of postings before `i` are skipped
@@ -175,6 +186,9 @@ class PostingBlock {
   std::array<uint32_t, kMaxPostingsPerBlock> docs_;
   std::array<uint32_t, kMaxPostingsPerBlock> tfs_;
   std::array<uint32_t, kMaxPostingsPerBlock> lengths_;
+  const char* next_words_ = nullptr;  // size() masks, in the value.
+  // Decode()'s copy of the masks (used while owns_positions_).
+  std::array<char, kMaxPostingsPerBlock> owned_next_words_;
   const char* docs_cursor_ = nullptr;   // The next doc gap to decode.
   const char* postings_end_ = nullptr;  // End of gaps, tfs and lengths.
   uint32_t docs_decoded_ = 0;           // 0 or size().

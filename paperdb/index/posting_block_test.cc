@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/index/next_words.h"
 #include "paperdb/index/varint.h"
 #include "tests/testing/status_matchers.h"
 
@@ -18,9 +20,9 @@ using ::testing::ElementsAre;
 
 std::string ThreePostings() {
   PostingBlockBuilder builder;
-  builder.Add(100, 40, {3});
-  builder.Add(105, 12, {0, 7, 9});
-  builder.Add(300, 90, {88, 89});
+  builder.Add(100, 40, {3}, 0x01);
+  builder.Add(105, 12, {0, 7, 9}, 0x82);
+  builder.Add(300, 90, {88, 89}, 0x00);
   return builder.Finish();
 }
 
@@ -152,7 +154,7 @@ TEST(PostingBlockTest, PositionsAreTheSameHoweverFarTfsAreDecoded) {
     // Mostly one to three positions; every 23rd posting 130 (a two-byte tf).
     const uint32_t tf = k % 23 == 22 ? 130 : 1 + k % 3;
     for (uint32_t j = 0; j < tf; ++j) positions.push_back(5 * j + k % 4);
-    builder.Add(1000 + 2 * k, 200, positions);
+    builder.Add(1000 + 2 * k, 200, positions, kAnyNextWord);
     expected.push_back(positions);
   }
   const std::string value = builder.Finish();
@@ -193,7 +195,7 @@ TEST(PostingBlockTest, LengthsAreTheSameHoweverFarTfsAreDecoded) {
     const uint32_t length = k % 11 == 3 ? 7 : 100 + (k * 37) % 228;
     std::vector<uint32_t> positions(tf);
     for (uint32_t j = 0; j < tf; ++j) positions[j] = 2 * j;
-    builder.Add(500 + 3 * k, length, positions);
+    builder.Add(500 + 3 * k, length, positions, kAnyNextWord);
     tfs.push_back(tf);
     lengths.push_back(length);
   }
@@ -226,13 +228,14 @@ TEST(PostingBlockTest, LengthsAreTheSameHoweverFarTfsAreDecoded) {
 // once the last one is decoded.
 TEST(PostingBlockTest, LengthsNotEndingTheSectionAreDataLoss) {
   PostingBlockBuilder builder;
-  builder.Add(100, 40, {3});
-  builder.Add(105, 12, {1, 2});
+  builder.Add(100, 40, {3}, kAnyNextWord);
+  builder.Add(105, 12, {1, 2}, kAnyNextWord);
   std::string value = builder.Finish();
-  // The header's fifth varint is the byte length of docs, tfs and lengths
-  // (6 bytes here: every value fits one byte); one more or one fewer.
-  ASSERT_EQ(value[4], 6);
-  for (const char bytes : {char{5}, char{7}}) {
+  // The header's fifth varint is the byte length of next-word masks, docs,
+  // tfs and lengths (8 bytes here: every value fits one byte); one more or
+  // one fewer.
+  ASSERT_EQ(value[4], 8);
+  for (const char bytes : {char{7}, char{9}}) {
     std::string changed = value;
     changed[4] = bytes;
     PostingBlock block;
@@ -255,6 +258,23 @@ TEST(PostingBlockTest, RoundTripsDocsTfsLengthsAndPositions) {
   EXPECT_EQ(block->doc_length(2), 90u);
   EXPECT_THAT(*block->Positions(2), ElementsAre(88, 89));
   EXPECT_THAT(*block->Positions(1), ElementsAre(0, 7, 9));  // Going back works.
+  EXPECT_EQ(block->next_words(0), 0x01);
+  EXPECT_EQ(block->next_words(1), 0x82);
+  EXPECT_EQ(block->next_words(2), 0x00);
+}
+
+// Next-word masks are read in place from an opened block, before any doc
+// id is decoded, and survive a moved Decode()d block.
+TEST(PostingBlockTest, NextWordsReadWithoutDecoding) {
+  const std::string value = ThreePostings();
+  PostingBlock opened;
+  ASSERT_THAT(opened.Open(100, value), IsOk());
+  EXPECT_EQ(opened.next_words(1), 0x82);
+  absl::StatusOr<PostingBlock> decoded = PostingBlock::Decode(100, value);
+  ASSERT_THAT(decoded, IsOk());
+  const PostingBlock moved = *std::move(decoded);
+  EXPECT_EQ(moved.next_words(1), 0x82);
+  EXPECT_EQ(moved.doc(1), 105u);
 }
 
 TEST(PostingBlockTest, HeaderBoundsTheBlock) {
@@ -273,8 +293,8 @@ TEST(PostingBlockTest, HeaderBoundsTheBlock) {
 TEST(PostingBlockTest, ImpossibleTermFrequencyIsDataLoss) {
   for (const uint32_t tf : {0u, (1u << 31) + 1, UINT32_MAX}) {
     PostingBlockBuilder builder;
-    builder.Add(100, 40, {3});
-    builder.AddEncoded(105, 12, tf, "");
+    builder.Add(100, 40, {3}, kAnyNextWord);
+    builder.AddEncoded(105, 12, tf, "", kAnyNextWord);
     EXPECT_THAT(PostingBlock::Decode(100, builder.Finish()),
                 StatusIs(absl::StatusCode::kDataLoss,
                          ::testing::HasSubstr("term frequencies")))

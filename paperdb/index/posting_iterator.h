@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/next_words.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/posting_list.h"
 #include "paperdb/storage/store.h"
@@ -98,6 +99,20 @@ class PostingIterator {
   // The term frequencies of BlockFrequencies(), without the lengths; empty
   // on an error.
   absl::Span<const uint32_t> BlockTfs();
+  // The next-word masks (next_words.h) of the same postings, read in
+  // place; empty on an error.
+  absl::Span<const uint8_t> BlockNextWords() {
+    if (!Locate() || !Decoded()) return {};
+    return absl::Span<const uint8_t>(block_.next_words_data() + index_,
+                                     block_.size() - index_);
+  }
+
+  // The current posting's next-word mask (next_words.h): read in place,
+  // without decoding positions. kAnyNextWord if its block is malformed
+  // (status() says why). REQUIRES: doc() != kNoMoreDocs.
+  uint8_t next_words() {
+    return Locate() && Decoded() ? block_.next_words(index_) : kAnyNextWord;
+  }
 
   // Replaces *out with the positions of the term in the current doc,
   // reusing its memory.

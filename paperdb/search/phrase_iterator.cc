@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_join.h"
+#include "paperdb/index/next_words.h"
 
 // PhraseIterator: construction, the DocIterator interface, and finding
 // candidates (docs holding every word) by leapfrog over lists or bitsets.
@@ -40,6 +41,18 @@ PhraseIterator::PhraseIterator(const storage::Store& store,
         has_repeats_ = true;
       }
       seen[slot] = true;
+    }
+  }
+  if (slop_ == 0) {
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const uint32_t next =
+          parts[k].offset + index::NextWordDistance(parts[k].term);
+      for (size_t m = 0; m < parts.size(); ++m) {
+        if (parts[m].offset == next) {
+          next_word_checks_.push_back(
+              {slots_[k], index::NextWordBit(parts[m].term)});
+        }
+      }
     }
   }
   bound_order_.resize(terms_.size());

@@ -171,6 +171,7 @@ class PhraseIterator final : public DocIterator {
   // of doc ids, and the number of its docs before that word.
   struct Walk {
     absl::Span<const uint32_t> tfs;
+    absl::Span<const uint8_t> next_words;  // Masks of the same postings.
     uint32_t first = 0;
     uint64_t mine = 0;
     size_t rank = 0;
@@ -196,6 +197,14 @@ class PhraseIterator final : public DocIterator {
   std::vector<size_t> slots_;       // Phrase part -> index in terms_.
   std::vector<uint32_t> offsets_;   // Phrase part -> its word's offset.
   std::vector<size_t> order_;       // terms_ by ascending df.
+  // An exact phrase's adjacent parts: a candidate whose posting of
+  // terms_[slot] has no `bit` in its next-word mask (index/next_words.h)
+  // does not hold the phrase, and its positions are not decoded.
+  struct NextWordCheck {
+    size_t slot;
+    uint8_t bit;
+  };
+  std::vector<NextWordCheck> next_word_checks_;
   // Per distinct term, its places in the phrase; of an exact phrase, those
   // less one (0 for a sloppy one, which has no frequency bound).
   std::vector<uint32_t> places_;

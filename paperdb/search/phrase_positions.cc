@@ -48,9 +48,14 @@ bool PhraseIterator::PositionsMatch() {
     frequency_ = terms_[0]->postings().tf();
     return frequency_ > 0;
   }
+  frequency_ = 0;
+  for (const NextWordCheck& check : next_word_checks_) {
+    if ((terms_[check.slot]->postings().next_words() & check.bit) == 0) {
+      return false;
+    }
+  }
   std::vector<std::vector<uint32_t>>& decoded = positions_;
   decoded.resize(terms_.size());
-  frequency_ = 0;
   size_t first = SIZE_MAX, second = SIZE_MAX;  // Decoded before the rest.
   if (slop_ == 0 && terms_.size() >= 3) {
     // Three words or more: the two that occur least in the paper must

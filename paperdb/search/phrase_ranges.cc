@@ -85,6 +85,8 @@ bool PhraseIterator::FilterRange(uint32_t target) {
       walk.tfs = postings.BlockTfs();
       if (walk.tfs.empty()) return false;
     }
+    walk.next_words = postings.BlockNextWords();
+    if (walk.next_words.size() != walk.tfs.size()) return false;
     walk.first = postings.doc();
     walk.rank = 0;
   }
@@ -122,6 +124,16 @@ bool PhraseIterator::FilterRange(uint32_t target) {
       }
       // A repeated word too few times in the paper: no match, certainly.
       if (least == 0) continue;
+      // A word not followed by the phrase's next word: no match either
+      // (next_words.h), and no positions decoded to find out.
+      bool followed = true;
+      for (const NextWordCheck& check : next_word_checks_) {
+        const Walk& walk = walks_[check.slot];
+        const size_t at =
+            walk.rank + index::PostingList::PopCount(walk.mine & below);
+        followed &= (walk.next_words[at] & check.bit) != 0;
+      }
+      if (!followed) continue;
       filtered_.push_back(
           {static_cast<uint32_t>(w << 6) + static_cast<uint32_t>(bit),
            scorer_.Score(idf_, least, length)});

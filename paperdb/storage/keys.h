@@ -49,11 +49,12 @@ namespace paperdb::storage {
 // also spells an unrelated word ("is-a relations" shrinks to "relations",
 // "discrimination" shares a stem with "discriminator") and without terms
 // broader than their concept ("inverse problems" for image restoration),
-// and indexes Han and Kana one character per position.
+// and indexes Han and Kana one character per position. Version 10 adds a
+// next-word mask to every posting (paperdb/index/next_words.h).
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
-inline constexpr int kSchemaVersion = 9;
+inline constexpr int kSchemaVersion = 10;
 
 // Hash64 (paperdb/common/hash.h) of semantic::IndexedThesaurus() of
 // paperdb/semantic/concepts.txt (its concept lines without narrower marks),

@@ -201,7 +201,8 @@ TEST_F(SearchLanguageE2eTest, ExtractedFieldsFilterAndAcronymsExpand) {
 
 TEST_F(SearchLanguageE2eTest, AcronymsDefinedInPluralOrHyphenatedExpand) {
   auto expansions = [&](const std::string& query) {
-    return ReplacementsOf(Search(query), v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
+    return ReplacementsOf(Search(query),
+                          v1::QueryRewrite::KIND_ACRONYM_EXPANSION);
   };
   // "graph neural networks (GNNs)": GNN and GNNs both expand, once.
   EXPECT_EQ(expansions("GNN").size(), 1u);

@@ -177,7 +177,8 @@ TEST_F(WordFormsE2eTest, NoStemRewriteWhereEveryPaperHoldsTheWord) {
 // competit) and "segmantation" one from "semantic" (segmant / semant).
 TEST_F(WordFormsE2eTest, SpellingCorrectionsAreWordsWithinReach) {
   auto corrections = [&](const std::string& query) {
-    return ReplacementsOf(Search(query), v1::QueryRewrite::KIND_SPELLING_CORRECTION);
+    return ReplacementsOf(Search(query),
+                          v1::QueryRewrite::KIND_SPELLING_CORRECTION);
   };
   EXPECT_THAT(corrections("compositional"), ::testing::IsEmpty());
   EXPECT_THAT(corrections("segmantation"), ElementsAre("segmentation"));
