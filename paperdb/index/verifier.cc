@@ -20,8 +20,10 @@ namespace {
 
 using storage::Column;
 
-uint64_t PostingFingerprint(absl::string_view term, uint64_t tf) {
-  return Hash64(absl::StrCat(term, absl::string_view("\0", 1), tf));
+uint64_t PostingFingerprint(absl::string_view term, uint64_t tf,
+                            uint8_t next_words) {
+  return Hash64(absl::StrCat(term, absl::string_view("\0", 1), tf, " ",
+                             static_cast<unsigned>(next_words)));
 }
 
 class Checker {
@@ -55,9 +57,9 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
   // Papers: record -> doc length, and the id mapping both ways.
   absl::flat_hash_map<uint32_t, uint32_t> doc_length;
   absl::flat_hash_map<std::string, uint32_t> doc_of_id;
-  // Per doc, a fingerprint of its (term, tf) pairs: from the abstract
-  // analyzed again, and from the postings. They differ if any posting is
-  // missing, extra or wrong.
+  // Per doc, a fingerprint of its (term, tf, next-word mask) triples: from the
+  // abstract analyzed again, and from the postings. They differ if any posting
+  // is missing, extra or wrong.
   absl::flat_hash_map<uint32_t, uint64_t> analyzed_fingerprint;
   absl::flat_hash_map<uint32_t, uint64_t> posting_fingerprint;
   // (file name, paper id) pairs named by paper records, and how many of
@@ -111,7 +113,8 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
       }
       uint64_t& fingerprint = analyzed_fingerprint[*doc];
       for (const AnalyzedPaper::Term& term : analyzed.terms) {
-        fingerprint += PostingFingerprint(term.term, term.positions.size());
+        fingerprint += PostingFingerprint(term.term, term.positions.size(),
+                                          term.next_words);
       }
     }
     PAPERDB_RETURN_IF_ERROR(it->status());
@@ -188,7 +191,7 @@ absl::StatusOr<VerifyReport> VerifyStore(const storage::Store& store) {
       for (size_t i = 0; i < block->size(); ++i) {
         ++report.postings;
         posting_fingerprint[block->doc(i)] +=
-            PostingFingerprint(term, block->tf(i));
+            PostingFingerprint(term, block->tf(i), block->next_words(i));
         auto length = doc_length.find(block->doc(i));
         if (length == doc_length.end()) {
           check.Problem("term '", term, "' lists doc ", block->doc(i),

@@ -1,5 +1,6 @@
 #include "paperdb/index/verifier.h"
 
+#include "absl/strings/match.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/index/varint.h"
@@ -72,6 +73,32 @@ TEST_F(VerifierTest, MissingRecordAndCorruptBlockAreReported) {
       ::testing::AllOf(HasSubstr("lists doc 1, which has no record"),
                        HasSubstr("term 'zzz' block at doc 0"),
                        HasSubstr("statistics count 3 papers, records 2")));
+}
+
+// A next-word mask that is not the abstract's (next_words.h) would make
+// phrases miss papers: the posting no longer matches the abstract.
+TEST_F(VerifierTest, WrongNextWordMaskIsReported) {
+  std::unique_ptr<storage::StoreIterator> it =
+      store_->NewIterator(storage::Column::kPostings);
+  const std::string prefix = storage::PostingPrefix("share");
+  it->Seek(prefix);
+  ASSERT_TRUE(it->Valid());
+  ASSERT_TRUE(absl::StartsWith(it->key(), prefix));
+  const std::string key(it->key());
+  std::string value(it->value());
+  it.reset();
+  // Five one-byte header varints, then the first posting's mask.
+  value[5] = static_cast<char>(value[5] ^ 0x01);
+  storage::WriteBatch batch(*store_);
+  batch.Put(storage::Column::kPostings, key, value);
+  ASSERT_THAT(store_->Write(batch), IsOk());
+
+  absl::StatusOr<VerifyReport> report = VerifyStore(*store_);
+
+  ASSERT_THAT(report, IsOk());
+  ASSERT_EQ(report->problem_count, 1u);
+  EXPECT_THAT(report->problems[0],
+              HasSubstr("postings do not match its abstract analyzed again"));
 }
 
 }  // namespace
