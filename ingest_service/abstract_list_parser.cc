@@ -142,6 +142,27 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   return true;
 }
 
+// `content` with each control character but tab and the line breaks (C0,
+// DEL, and C1 as its two bytes) replaced by as many spaces as it has bytes,
+// so that every offset stays the file's; empty if it has none.
+std::string SpacedControls(absl::string_view content) {
+  std::string spaced;
+  for (size_t i = 0; i < content.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(content[i]);
+    const bool c0 =
+        (byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') ||
+        byte == 0x7F;
+    const bool c1 = byte == 0xC2 && i + 1 < content.size() &&
+                    static_cast<unsigned char>(content[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(content[i + 1]) <= 0x9F;
+    if (!c0 && !c1) continue;
+    if (spaced.empty()) spaced.assign(content.data(), content.size());
+    spaced[i] = ' ';
+    if (c1) spaced[++i] = ' ';
+  }
+  return spaced;
+}
+
 }  // namespace
 
 absl::StatusOr<ParsedAbstractList> ParseAbstractList(
@@ -159,6 +180,10 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     return InputError(file_name, LineOf(content, nul), base + nul,
                       "contains a NUL byte");
   }
+  // Control characters are read as spaces: an abstract never holds one
+  // (a terminal or a JSON client would show it, or choke on it).
+  const std::string spaced = SpacedControls(content);
+  if (!spaced.empty()) content = spaced;
   const std::vector<Line> lines = SplitLines(content, base);
   ParsedAbstractList list;
   size_t i = 0;

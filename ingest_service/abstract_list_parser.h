@@ -9,8 +9,9 @@
 //   over several lines ...
 //
 // UTF-8 only. A UTF-8 BOM, CRLF or CR-only line endings, trailing whitespace
-// and a missing final newline are tolerated. Lines of one paragraph are
-// joined with single spaces, each stripped of surrounding whitespace. A
+// and a missing final newline are tolerated; control characters other than
+// tab and line breaks (C0, DEL, C1) are read as spaces. Lines of one paragraph
+// are joined with single spaces, each stripped of surrounding whitespace. A
 // header line standing alone later in the file starts another list (files
 // joined with cat), whose abstracts take its venue and year.
 

@@ -223,6 +223,25 @@ TEST(AbstractListParserTest, NulByteIsRejected) {
               HasSubstr("line 3, byte 25: contains a NUL byte"));
 }
 
+// Control characters read as spaces, byte for byte: at a line's edges they
+// are trimmed with its white space, inside they part words, and a line of
+// nothing else is blank. Offsets stay the file's.
+TEST(AbstractListParserTest, ControlCharactersAreReadAsSpaces) {
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList(
+      "ctl.txt",
+      "ICLR 2024 paper list\n\n\x01\x1b[31mred\x7f text\xc2\x85\n"
+      "\x02\x03\n"
+      "second\xc2\x9f"
+      "abstract\tend\x08");
+
+  ASSERT_THAT(list, IsOk());
+  ASSERT_EQ(list->abstracts.size(), 2u);
+  EXPECT_EQ(list->abstracts[0].text, "[31mred  text");
+  EXPECT_EQ(list->abstracts[0].byte_offset, 24u);  // After \x01\x1b.
+  EXPECT_EQ(list->abstracts[1].text, "second  abstract\tend");
+  EXPECT_EQ(list->abstracts[1].line_number, 5u);
+}
+
 TEST(AbstractListParserTest, EmptyFileIsRejectedAndHeaderAloneHasNoAbstracts) {
   EXPECT_THAT(ParseAbstractList("e.txt", " \n\n"),
               StatusIs(absl::StatusCode::kInvalidArgument,

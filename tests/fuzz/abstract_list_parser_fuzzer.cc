@@ -10,9 +10,11 @@
 //    abstract. Abstracts are numbered 1, 2, ... in file order; their byte
 //    offsets and 1-based line numbers increase and agree with each other and
 //    with the content ("\n", "\r\n" and "\r" each end a line).
-//  - An abstract's text is non-empty valid UTF-8 without NULs, line breaks or
-//    surrounding white space, and starts with its first line as found at its
-//    byte offset, which is that line's first non-white-space character.
+//  - An abstract's text is non-empty valid UTF-8 without NULs, line breaks,
+//    control characters but tab, or surrounding white space, and starts with
+//    its first line as found at its byte offset, which is that line's first
+//    non-white-space character; control characters (C0 but tab and line
+//    breaks, DEL, C1) count as spaces, byte for byte.
 //  - A one-line paragraph is never a header (a header line standing alone
 //    starts another list), and an abstract whose venue or year differs from
 //    the one before it has a header line naming them in between.
@@ -50,6 +52,23 @@ using ::paperdb::text::StripUnicodeWhitespace;
 constexpr absl::string_view kFileName = "fuzz.txt";
 constexpr absl::string_view kBom = "\xEF\xBB\xBF";
 constexpr absl::string_view kLineBreaks = "\r\n";
+
+// `content` with each control character but tab and line breaks replaced
+// by a space per byte: what the parser reads.
+std::string Spaced(absl::string_view content) {
+  std::string out(content);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(out[i]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') ||
+        byte == 0x7F) {
+      out[i] = ' ';
+    } else if (byte == 0xC2 && i + 1 < out.size() &&
+               (static_cast<unsigned char>(out[i + 1]) & 0xE0) == 0x80) {
+      out[i] = out[i + 1] = ' ';
+    }
+  }
+  return out;
+}
 
 bool ValidYear(int year) { return year == 0 || (year >= 1900 && year <= 2200); }
 
@@ -136,6 +155,7 @@ void CheckList(absl::string_view content, const ParsedAbstractList& list) {
     FUZZ_CHECK(absl::string_view(text).find_first_of(
                    absl::string_view("\r\n\0", 3)) == absl::string_view::npos);
     FUZZ_CHECK(StripUnicodeWhitespace(text).size() == text.size());
+    FUZZ_CHECK(Spaced(text) == text);
     FUZZ_CHECK(text.size() <= content.size());
 
     // Byte offset and line number.
@@ -198,7 +218,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList(kFileName, content);
   if (list.ok()) {
-    CheckList(content, *list);
+    CheckList(Spaced(content), *list);
   } else {
     CheckFailure(content, list.status());
   }
