@@ -76,7 +76,14 @@ podman pod ps --filter name=paperdb- --format '  {{.Name}} {{.Status}} ({{.Numbe
 t_play=$((SECONDS - t0))
 
 step "containers as the manifests say (play_podman.py check)"
-probes=$(python3 deploy/k8s/play_podman.py check "$play") || fail "played containers differ from the manifests"
+probes=$(python3 deploy/k8s/play_podman.py check "$play") || {
+  # What each container said and how it ended, for the failure's cause.
+  for c in $(podman ps -a --format '{{.Names}}' | grep '^paperdb-' || true); do
+    echo "-- $c: $(podman inspect -f '{{.State.Status}} exit {{.State.ExitCode}} oom {{.State.OOMKilled}} started {{.State.StartedAt}} finished {{.State.FinishedAt}}' "$c")"
+    podman logs --tail 10 "$c" 2>&1 | sed 's/^/   /'
+  done
+  fail "played containers differ from the manifests"
+}
 
 step "probes: gRPC health from the host to each pod, as the kubelet's probes"
 deadline=$((SECONDS + 120))

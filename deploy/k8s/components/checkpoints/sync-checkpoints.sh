@@ -46,7 +46,7 @@ sync_once() {
   [ -n "$(names "$DST")" ]
 }
 
-trap 'exit 0' TERM INT
+trap 'echo "sync-checkpoints: stopping on a signal"; exit 0' TERM INT
 case "${1:-}" in
   wait)
     until sync_once; do
