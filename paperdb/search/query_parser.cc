@@ -219,6 +219,9 @@ absl::StatusOr<Query> ParseQuery(absl::string_view text) {
   absl::StatusOr<Query> query = internal::Parser(text).Parse();
   if (query.ok()) query->text = std::string(text);
   if (query.ok() || !internal::LooksPasted(text)) return query;
+  // A well-formed phrase over the limit is a request, not prose: read as
+  // words it would match any paper holding one of them.
+  if (ReasonOf(query.status()) == kPhraseTooLong) return query;
   // A pasted abstract: its brackets, quotes, dashes and colons are prose,
   // not syntax. Read it again as plain words.
   absl::StatusOr<Query> plain =

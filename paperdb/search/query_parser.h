@@ -29,8 +29,11 @@ namespace paperdb::search {
 
 // Longest query accepted, in bytes.
 inline constexpr size_t kMaxQueryBytes = 16384;
-// Longest phrase accepted, in words.
-inline constexpr size_t kMaxPhraseTerms = 32;
+// Longest phrase accepted, in words: as many as a query's leaves, so a
+// quoted sentence is matched whole. A longer one is INVALID_ARGUMENT with
+// reason kPhraseTooLong, never read as plain words.
+inline constexpr size_t kMaxPhraseTerms = 256;
+inline constexpr absl::string_view kPhraseTooLong = "PHRASE_TOO_LONG";
 // Leaves (words, phrases, filters) kept; later ones are ignored, so a pasted
 // abstract still gives a query of bounded cost. The searcher then keeps the
 // most informative of a long conjunction (searcher.h).
@@ -45,12 +48,13 @@ inline constexpr uint32_t kMaxSlop = 64;
 inline constexpr size_t kPastedWords = 24;
 
 // Parses `text`. Unless it has kPastedWords words or more (then it is read
-// as plain words), INVALID_ARGUMENT, with the 0-based code point position and
-// what was expected ("query: character 6: unterminated phrase: expected a
-// closing '\"'"), for invalid UTF-8, an unterminated phrase, an unbalanced
-// parenthesis, a dangling operator (`a OR`, `OR a`, `-`), an unknown field
-// or a malformed field value, a phrase over kMaxPhraseTerms words, nesting
-// over kMaxDepth, a slop over kMaxSlop, or a query over kMaxQueryBytes.
+// as plain words, except for a phrase over kMaxPhraseTerms), INVALID_ARGUMENT,
+// with the 0-based code point position and what was expected ("query: character
+// 6: unterminated phrase: expected a closing '\"'"), for invalid UTF-8, an
+// unterminated phrase, an unbalanced parenthesis, a dangling operator (`a OR`,
+// `OR a`, `-`), an unknown field or a malformed field value, a phrase over
+// kMaxPhraseTerms words, nesting over kMaxDepth, a slop over kMaxSlop, or a
+// query over kMaxQueryBytes.
 absl::StatusOr<Query> ParseQuery(absl::string_view text);
 
 }  // namespace paperdb::search

@@ -64,11 +64,12 @@ class Parser {
     while (size_t n = SpaceAt(text_, at_)) Advance(n);
   }
 
-  static absl::Status Error(uint32_t position, absl::string_view what) {
+  static absl::Status Error(uint32_t position, absl::string_view what,
+                            absl::string_view reason = "QUERY_SYNTAX") {
     return WithReason(WithField(absl::InvalidArgumentError(absl::StrCat(
                                     "query: character ", position, ": ", what)),
                                 "query"),
-                      "QUERY_SYNTAX", {{"position", absl::StrCat(position)}});
+                      reason, {{"position", absl::StrCat(position)}});
   }
 
   // True if an operator word (`OR`, `AND`, `NOT`) stands at at_.
@@ -139,7 +140,8 @@ class Parser {
       return Error(
           node.position,
           absl::StrCat("phrase of ", node.terms.size(),
-                       " words is longer than the limit of ", kMaxPhraseTerms));
+                       " words is longer than the limit of ", kMaxPhraseTerms),
+          kPhraseTooLong);
     }
     if (node.terms.empty()) return EmptyNode();
     if (node.terms.size() == 1) {

@@ -231,7 +231,8 @@ absl::StatusOr<QueryNode> Parser::ParseWord() {
     return Error(node.position,
                  absl::StrCat("word of ", phrase.terms.size(),
                               " parts is longer than the phrase limit of ",
-                              kMaxPhraseTerms));
+                              kMaxPhraseTerms),
+                 kPhraseTooLong);
   }
   if (phrase.terms.size() == 1) phrase.kind = QueryNode::Kind::kTerm;
   if (joined.empty()) return phrase;

@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/common/error_details.h"
 #include "tests/testing/status_matchers.h"
 
 namespace paperdb::search {
@@ -320,21 +321,48 @@ TEST(QueryParserTest, OnlyTheFirstLeavesCount) {
   EXPECT_EQ(Top(query).size(), kMaxClauses);
 }
 
-TEST(QueryParserTest, OverlongPhraseIsInvalidOrReadAsWords) {
+// A word of letters only (digits would split it): "wa", "wb", ..., "wba".
+std::string LetterWord(size_t i) {
+  std::string word;
+  do {
+    word.insert(word.begin(), static_cast<char>('a' + i % 26));
+    i /= 26;
+  } while (i > 0);
+  return "w" + word;
+}
+
+TEST(QueryParserTest, LongPhraseIsOnePhraseUpToTheLimit) {
+  // A quoted sentence of more words than kPastedWords is still a phrase.
+  std::string phrase = "\"";
+  for (size_t i = 0; i < 40; ++i) phrase += LetterWord(i) + " ";
+  phrase += "\"";
+  absl::StatusOr<Query> query = ParseQuery(phrase);
+  ASSERT_THAT(query, IsOk());
+  EXPECT_FALSE(query->read_as_text);
+  ASSERT_EQ(Top(query).size(), 1u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kPhrase);
+  EXPECT_EQ(Top(query)[0].terms.size(), 40u);
+}
+
+TEST(QueryParserTest, OverlongPhraseIsInvalidNeverReadAsWords) {
   // Few typed words, many terms: "x-x-x-...".
   std::string dashed;
   for (size_t i = 0; i <= kMaxPhraseTerms; ++i) dashed += "x-";
   EXPECT_THAT(ErrorOf("\"" + dashed + "\""),
-              HasSubstr("character 0: phrase of"));
-  // As many typed words: pasted text, read as words.
-  std::string phrase = "\"";
-  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) {
-    phrase += "x" + std::to_string(i) + " ";
-  }
+              HasSubstr("character 0: phrase of 257 words is longer than "
+                        "the limit of 256"));
+  // As many typed words, well-formed: still an error (read as words it
+  // would match any paper holding one of them), with its own reason.
+  std::string phrase = "see \"";
+  for (size_t i = 0; i <= kMaxPhraseTerms; ++i) phrase += LetterWord(i) + " ";
   phrase += "\"";
   absl::StatusOr<Query> query = ParseQuery(phrase);
-  ASSERT_THAT(query, IsOk());
-  EXPECT_TRUE(query->read_as_text);
+  ASSERT_FALSE(query.ok());
+  EXPECT_EQ(query.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(query.status().message(),
+            "query: character 4: phrase of 257 words is longer than the "
+            "limit of 256");
+  EXPECT_EQ(ReasonOf(query.status()), "PHRASE_TOO_LONG");
 }
 
 TEST(QueryParserTest, DeepNestingIsInvalid) {

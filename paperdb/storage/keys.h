@@ -51,11 +51,13 @@ namespace paperdb::storage {
 // broader than their concept ("inverse problems" for image restoration),
 // and indexes Han and Kana one character per position. Version 10 adds a
 // next-word mask to every posting (paperdb/index/next_words.h) and indexes
-// the 1,208-concept thesaurus.
+// the 1,208-concept thesaurus. Version 11 splits letters from digits
+// inside hyphen chains too ("FLAN-MoE-32B" holds "32 b") and reads each
+// letter-digit part as a word alone ("gmlwns2000" holds "gmlwn").
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
-inline constexpr int kSchemaVersion = 10;
+inline constexpr int kSchemaVersion = 11;
 
 // Hash64 (paperdb/common/hash.h) of semantic::IndexedThesaurus() of
 // paperdb/semantic/concepts.txt (its concept lines without narrower marks),

@@ -346,12 +346,15 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
     const bool in_chain =
         chain_parts > 0 || (i + 1 < spans.size() && spans[i + 1].after_hyphen);
     std::vector<size_t> cuts;
-    if (ascii && !in_chain) {
-      // Letters and digits run together ("ResNet18", "Wikitext2"), outside
-      // a hyphen chain: indexed like "ResNet-18", as parts plus the whole.
-      // (ASCII words only, so that the parts' offsets are the word's.)
+    if (ascii) {
+      // Letters and digits run together ("ResNet18", "Wikitext2", the
+      // "32B" of "FLAN-MoE-32B"): indexed like "ResNet-18", as parts, plus
+      // the whole outside a hyphen chain (inside one, the chain's joined
+      // token stands for it). ASCII words only, so that the parts' offsets
+      // are the word's.
       cuts = LetterDigitCuts(word);
-      if (cuts.empty() || cuts.size() >= kMaxCompoundParts) {
+      if (cuts.size() >= kMaxCompoundParts) cuts.clear();
+      if (cuts.empty() && !in_chain) {
         AnalyzedToken& token = tokens.emplace_back();
         set_term(token, Stem(word));
         token.start_byte = span.start_byte;
@@ -372,13 +375,19 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       size_t from = 0;
       const uint32_t first_position = position;
       for (size_t k = 0; k < cuts.size(); ++k) {
-        const std::string part = folded.substr(from, cuts[k] - from);
+        // A part is read as the word it would be alone ("gmlwns" of
+        // "gmlwns2000" as "gmlwns": an acronym plural).
+        absl::string_view part =
+            absl::string_view(folded).substr(from, cuts[k] - from);
+        absl::string_view written = word.substr(from, cuts[k] - from);
+        if (IsAcronymPlural(written)) part.remove_suffix(1);
         AnalyzedToken& token = tokens.emplace_back();
         set_term(token, Stem(part));
         token.start_byte = span.start_byte + static_cast<uint32_t>(from);
         token.end_byte = span.start_byte + static_cast<uint32_t>(cuts[k]);
         token.position = position++;
-        const Stemmed* whole_term = k == 0 ? &Stem(folded) : nullptr;
+        const Stemmed* whole_term =
+            k == 0 && !in_chain ? &Stem(folded) : nullptr;
         if (whole_term != nullptr && whole_term->id != token.term_id) {
           AnalyzedToken& whole = tokens.emplace_back();
           set_term(whole, *whole_term);

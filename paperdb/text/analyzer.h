@@ -34,13 +34,16 @@
 //     term holds one position, so in a phrase it matches only as the last
 //     word ("using SKILLMIX" finds "using SKILL-MIX"; "SKILLMIX is" does
 //     not find "SKILL-MIX is").
-//  8. Letters and digits run together in an ASCII word outside a hyphen
-//     chain ("ResNet18", "Wikitext2", "ADE20K", "D4RL") are split where
-//     they meet, into at most kMaxCompoundParts parts at consecutive
-//     positions, and the whole word is emitted as in step 7 (at the first
-//     part's position, `compound` set): so "ResNet18" and "ResNet-18" are
-//     indexed alike, and "Wikitext2" holds the word "wikitext". Decimals
-//     ("5.4") are one token and are not split.
+//  8. Letters and digits run together in an ASCII word ("ResNet18",
+//     "Wikitext2", "ADE20K", "D4RL") are split where they meet, into at
+//     most kMaxCompoundParts parts at consecutive positions, each read as
+//     the word it would be alone (step 2: "gmlwns2000" holds "gmlwn"), and
+//     outside a hyphen chain the whole word is emitted as in step 7 (at the
+//     first part's position, `compound` set): so "ResNet18" and "ResNet-18"
+//     are indexed alike, "Wikitext2" holds the word "wikitext", and
+//     "FLAN-MoE-32B" the phrase "32 b" that the query "32B" looks for
+//     (inside a chain the chain's joined token stands for the whole).
+//     Decimals ("5.4") are one token and are not split.
 
 #ifndef PAPERDB_TEXT_ANALYZER_H_
 #define PAPERDB_TEXT_ANALYZER_H_

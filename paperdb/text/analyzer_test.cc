@@ -185,6 +185,26 @@ TEST(AnalyzerTest, ModelNamesAndDatasetsAreFindableAsWritten) {
                           "2@5[23,24)", "mimiciv@6[25,32)"));
 }
 
+TEST(AnalyzerTest, LettersAndDigitsSplitInsideHyphenChainsToo) {
+  // "32B" of a hyphenated name holds the phrase "32 b" that the query "32B"
+  // looks for; the chain's joined token stands for the glued whole.
+  EXPECT_THAT(Describe("FLAN-MoE-32B, Llama2-7B"),
+              ElementsAre("flan@0[0,4)", "flanmoe32b@0[0,12)+", "moe@1[5,8)",
+                          "32@2[9,11)", "b@3[11,12)", "llama@4[14,19)",
+                          "llama27b@4[14,23)+", "2@5[19,20)", "7@6[21,22)",
+                          "b@7[22,23)"));
+  EXPECT_THAT(Describe("32B"),
+              ElementsAre("32@0[0,2)", "32b@0[0,3)+", "b@1[2,3)"));
+}
+
+TEST(AnalyzerTest, ALetterDigitPartIsReadAsTheWordAlone) {
+  // "gmlwns" alone is an acronym plural ("gmlwn"); so is the part.
+  EXPECT_THAT(Describe("gmlwns"), ElementsAre("gmlwn@0[0,6)"));
+  EXPECT_THAT(
+      Describe("gmlwns2000"),
+      ElementsAre("gmlwn@0[0,6)", "gmlwns2000@0[0,10)+", "2000@1[6,10)"));
+}
+
 TEST(AnalyzerTest, StopwordPartsAreJoinedToo) {
   const std::vector<AnalyzedToken> tokens =
       ThreadLocalAnalyzer().Analyze("state-of-the-art methods");
