@@ -25,6 +25,7 @@
 #include "paperdb/search/searcher.h"
 #include "paperdb/search/semantic_query.h"
 #include "paperdb/text/utf8.h"
+#include "query_service/read_mask.h"
 #include "query_service/reply_budget.h"
 #include "query_service/request_limits.h"
 #include "query_service/search_page_state.h"
@@ -136,6 +137,8 @@ absl::Status QueryEngine::BatchGetPapers(
         absl::StrCat("names: ", request.names_size(), " names, at most ",
                      kMaxBatchGet, " allowed"));
   }
+  PAPERDB_RETURN_IF_ERROR(CheckPaperMask(request.read_mask()));
+  const PaperTrimmer trimmer(request.read_mask());
   absl::ReaderMutexLock lock(&mu_);
   ReplyBudget budget(0);
   for (int i = 0; i < request.names_size(); ++i) {
@@ -145,6 +148,7 @@ absl::Status QueryEngine::BatchGetPapers(
           paper.status().code(),
           absl::StrCat("names[", i, "]: ", paper.status().message()));
     }
+    trimmer.Trim(&*paper);
     if (!budget.Take(ElementBytes(*paper))) {
       return WithField(
           absl::InvalidArgumentError(absl::StrCat(
@@ -173,6 +177,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
                                               Hash64(store_->identity())));
     PAPERDB_ASSIGN_OR_RETURN(state, rpc::DecodeListPageState(cursor.state));
   }
+  PAPERDB_RETURN_IF_ERROR(CheckPaperMask(request.read_mask()));
+  const PaperTrimmer trimmer(request.read_mask());
   const uint64_t start = cursor.position;
   absl::ReaderMutexLock lock(&mu_);
   PAPERDB_ASSIGN_OR_RETURN(const storage::v1::CorpusStats stats,
@@ -190,6 +196,7 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
                                        static_cast<size_t>(page_size) + 1));
   ReplyBudget budget(response->ByteSizeLong() + 64);  // 64: the token.
   for (size_t i = 0; i < records.size(); ++i) {
+    trimmer.Trim(records[i].second.mutable_paper());
     const v1::Paper& paper = records[i].second.paper();
     // The record past the page, or one that would not fit: the next page
     // starts at it.

@@ -4,6 +4,7 @@
 #include "absl/time/clock.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
+#include "query_service/read_mask.h"
 
 namespace paperdb::query {
 
@@ -71,9 +72,13 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
                                         v1::Paper* response) {
   auto engine = Admit(*context);
   if (!engine.ok()) return ToGrpcStatus(engine.status());
+  if (absl::Status mask = CheckPaperMask(request->read_mask()); !mask.ok()) {
+    return ToGrpcStatus(mask);
+  }
   absl::StatusOr<v1::Paper> paper = (*engine)->GetPaper(request->name());
   if (!paper.ok()) return ToGrpcStatus(paper.status());
   *response = *std::move(paper);
+  PaperTrimmer(request->read_mask()).Trim(response);
   return grpc::Status::OK;
 }
 

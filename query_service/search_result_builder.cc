@@ -15,6 +15,7 @@
 #include "paperdb/index/token_spans.h"
 #include "paperdb/search/highlighter.h"
 #include "paperdb/text/utf8.h"
+#include "query_service/read_mask.h"
 
 namespace paperdb::query {
 namespace {
@@ -54,63 +55,17 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
   return out;
 }
 
-namespace {
-
-// No paths, or the single path "*": every field (AIP-157).
-// SearchResult's field names, in declaration order, comma separated: the
-// error for a bad path lists them from the descriptor, so it names every
-// field the message has.
-std::string ResultFieldNames() {
-  const google::protobuf::Descriptor* result = v1::SearchResult::descriptor();
-  std::string names;
-  for (int i = 0; i < result->field_count(); ++i) {
-    if (i > 0) names += ", ";
-    names += result->field(i)->name();
-  }
-  return names;
-}
-
-bool IsFullMask(const google::protobuf::FieldMask& mask) {
-  return mask.paths().empty() ||
-         (mask.paths_size() == 1 && mask.paths(0) == "*");
-}
-
-}  // namespace
-
 absl::StatusOr<ResultMask> ParseResultMask(
     const google::protobuf::FieldMask& mask) {
+  PAPERDB_RETURN_IF_ERROR(CheckReadMask(
+      v1::SearchResult::descriptor(), mask,
+      "paper.* as in Paper; a repeated field such as paper.sources is named "
+      "whole; \"*\" alone for all; in JSON lowerCamelCase, e.g. "
+      "partialMatch"));
   ResultMask out;
   if (IsFullMask(mask)) return out;
   out = {false, false, false};
   for (const std::string& path : mask.paths()) {
-    if (path == "*") {
-      return absl::InvalidArgumentError(
-          "read_mask path \"*\" (every field) must be the mask's only path");
-    }
-    // Empty components ("", ".", "paper..name") name no field, though
-    // FieldMaskUtil accepts some of them.
-    const bool empty_part = path.empty() || path.front() == '.' ||
-                            path.back() == '.' || absl::StrContains(path, "..");
-    if (empty_part ||
-        !google::protobuf::util::FieldMaskUtil::GetFieldDescriptors(
-            v1::SearchResult::descriptor(), path, nullptr)) {
-      // At most 100 bytes of the path (cut at a character boundary), so
-      // that the error fits in the response's metadata.
-      size_t cut = std::min<size_t>(path.size(), 100);
-      while (cut > 0 && cut < path.size() &&
-             (static_cast<unsigned char>(path[cut]) & 0xC0) == 0x80) {
-        --cut;
-      }
-      return absl::InvalidArgumentError(absl::StrCat(
-          "read_mask path \"", path.substr(0, cut),
-          cut < path.size() ? "...\"" : "\"",
-          " is not a field of SearchResult, or goes on past a repeated "
-          "one (fields: ",
-          ResultFieldNames(),
-          "; paper.* as in Paper; a repeated field such as "
-          "paper.sources is named whole; \"*\" alone for all; in JSON "
-          "lowerCamelCase, e.g. partialMatch)"));
-    }
     auto under = [&](absl::string_view field) {
       return path == field || absl::StartsWith(path, absl::StrCat(field, "."));
     };
