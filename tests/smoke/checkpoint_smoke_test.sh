@@ -46,9 +46,11 @@ ADDR=127.0.0.1:$(port_of "$WORK/qs.log")
 out=$("$CALL" "$ADDR" call grpc.health.v1.Health/Check -d '{"service": "paperdb.v1.QueryService"}')
 grep -q '"status": "NOT_SERVING"' <<<"$out" || fail "health before a checkpoint: $out"
 "$QUERY" probe --listen="$ADDR" >/dev/null && fail "probe before a checkpoint succeeded"
-# A copy without its marker (cut short) is not served.
-cp -r "$WORK/pub/$CKPT" "$WORK/follow/$CKPT"
-rm "$WORK/follow/$CKPT/COMPLETE"
+# A copy without its marker (cut short) is not served. The copy is made
+# aside and renamed in, so the follower never sees it with its marker.
+cp -r "$WORK/pub/$CKPT" "$WORK/staged"
+rm "$WORK/staged/COMPLETE"
+mv "$WORK/staged" "$WORK/follow/$CKPT"
 sleep 0.5
 "$QUERY" probe --listen="$ADDR" >/dev/null && fail "a checkpoint without its marker was served"
 cp "$WORK/pub/$CKPT/COMPLETE" "$WORK/follow/$CKPT/COMPLETE"
