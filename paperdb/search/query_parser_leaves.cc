@@ -29,6 +29,25 @@ std::string DatasetKey(absl::string_view value) {
   return it == kByAlias->end() ? key : it->second;
 }
 
+// `phrase` (a kPhrase over kMaxPhraseTerms terms) as a kAnd of phrases of
+// its consecutive runs of at most kMaxPhraseTerms terms.
+QueryNode ChunkedPhrase(const QueryNode& phrase) {
+  QueryNode chunks;
+  chunks.kind = QueryNode::Kind::kAnd;
+  chunks.position = phrase.position;
+  chunks.text_begin = phrase.text_begin;
+  chunks.text_end = phrase.text_end;
+  for (size_t at = 0; at < phrase.terms.size(); at += kMaxPhraseTerms) {
+    QueryNode chunk = chunks;
+    chunk.kind = QueryNode::Kind::kPhrase;
+    const size_t end = std::min(phrase.terms.size(), at + kMaxPhraseTerms);
+    chunk.terms.assign(phrase.terms.begin() + at, phrase.terms.begin() + end);
+    if (chunk.terms.size() == 1) chunk.kind = QueryNode::Kind::kTerm;
+    chunks.children.push_back(std::move(chunk));
+  }
+  return chunks;
+}
+
 }  // namespace
 
 std::string Parser::SurfaceOf(absl::string_view text,
@@ -227,13 +246,10 @@ absl::StatusOr<QueryNode> Parser::ParseWord() {
     last_position = token.position;
     phrase.terms.push_back(std::move(token.term));
   }
-  if (phrase.terms.size() > kMaxPhraseTerms) {
-    return Error(node.position,
-                 absl::StrCat("word of ", phrase.terms.size(),
-                              " parts is longer than the phrase limit of ",
-                              kMaxPhraseTerms),
-                 kPhraseTooLong);
-  }
+  // A word of more parts than a phrase holds (a pasted hyphen chain,
+  // "A-C-G-T-..."): consecutive phrases of at most kMaxPhraseTerms parts,
+  // all required. A quoted phrase over the limit stays an error.
+  if (phrase.terms.size() > kMaxPhraseTerms) phrase = ChunkedPhrase(phrase);
   if (phrase.terms.size() == 1) phrase.kind = QueryNode::Kind::kTerm;
   if (joined.empty()) return phrase;
   node.kind = QueryNode::Kind::kOr;

@@ -365,6 +365,25 @@ TEST(QueryParserTest, OverlongPhraseIsInvalidNeverReadAsWords) {
   EXPECT_EQ(ReasonOf(query.status()), "PHRASE_TOO_LONG");
 }
 
+TEST(QueryParserTest, UnquotedWordOverThePhraseLimitIsPhrasesOfItsRuns) {
+  // A pasted hyphen chain of 280 parts: two phrases, both required (the
+  // query's conjunction takes them in).
+  std::string chain;
+  for (int i = 0; i < 70; ++i) chain += "A-C-G-T-";
+  absl::StatusOr<Query> query = ParseQuery("motif " + chain + " binding");
+  ASSERT_THAT(query, IsOk());
+  EXPECT_FALSE(query->read_as_text);
+  ASSERT_EQ(Top(query).size(), 4u);
+  EXPECT_THAT(Top(query)[0].terms, ElementsAre("motif"));
+  EXPECT_EQ(Top(query)[1].kind, Kind::kPhrase);
+  EXPECT_EQ(Top(query)[1].terms.size(), 256u);
+  EXPECT_EQ(Top(query)[2].kind, Kind::kPhrase);
+  EXPECT_EQ(Top(query)[2].terms.size(), 24u);
+  EXPECT_EQ(Top(query)[2].terms[0], "a");
+  EXPECT_EQ(Top(query)[2].terms[23], "t");
+  EXPECT_THAT(Top(query)[3].terms, ElementsAre("bind"));
+}
+
 TEST(QueryParserTest, DeepNestingIsInvalid) {
   const std::string deep =
       std::string(kMaxDepth + 1, '(') + "x" + std::string(kMaxDepth + 1, ')');
