@@ -384,7 +384,11 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
         AnalyzedToken& token = tokens.emplace_back();
         set_term(token, Stem(part));
         token.start_byte = span.start_byte + static_cast<uint32_t>(from);
-        token.end_byte = span.start_byte + static_cast<uint32_t>(cuts[k]);
+        // The last part ends where the word does: with an acronym plural's
+        // 's' ("A100s"), which the parts leave out.
+        token.end_byte = k + 1 == cuts.size()
+                             ? span.end_byte
+                             : span.start_byte + static_cast<uint32_t>(cuts[k]);
         token.position = position++;
         const Stemmed* whole_term =
             k == 0 && !in_chain ? &Stem(folded) : nullptr;

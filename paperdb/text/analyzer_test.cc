@@ -205,6 +205,12 @@ TEST(AnalyzerTest, ALetterDigitPartIsReadAsTheWordAlone) {
       ElementsAre("gmlwn@0[0,6)", "gmlwns2000@0[0,10)+", "2000@1[6,10)"));
 }
 
+TEST(AnalyzerTest, TheLastPartOfAnAcronymPluralEndsWithItsS) {
+  // Highlights of "A100s" cover the 's' too.
+  EXPECT_THAT(Describe("8 A100s"), ElementsAre("8@0[0,1)", "a@1[2,3)",
+                                               "a100@1[2,7)+", "100@2[3,7)"));
+}
+
 TEST(AnalyzerTest, StopwordPartsAreJoinedToo) {
   const std::vector<AnalyzedToken> tokens =
       ThreadLocalAnalyzer().Analyze("state-of-the-art methods");
