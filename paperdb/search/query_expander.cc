@@ -19,6 +19,7 @@
 #include "paperdb/search/surface_words.h"
 #include "paperdb/search/word_form_expander.h"
 #include "paperdb/search/word_form_iterator.h"
+#include "paperdb/semantic/concept_lexicon.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/analyzer.h"
@@ -307,8 +308,11 @@ class Expander {
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
     // A real English word the corpus lacks ("rewording") is not a typo of
-    // a corpus word ("reward"): it stays as typed.
+    // a corpus word ("reward"), nor is a word the thesaurus lists as a
+    // concept's name ("quantized" is not "quantified"): it stays as typed.
     if (df == 0 && !node->excluded && !in_exclusion_ && !node->concept_word &&
+        !semantic::ConceptLexicon::Default().IsOneWordTermStem(
+            node->terms[0]) &&
         !text::IsEnglishWord(text::Analyzer::Fold(node->word))) {
       PAPERDB_ASSIGN_OR_RETURN(alternatives, Corrections(*node));
     }

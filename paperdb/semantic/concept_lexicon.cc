@@ -148,7 +148,10 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
         return error(absl::StrCat("term '", term, "' has more than ",
                                   kMaxConceptTermWords, " words"));
       }
-      if (!seen.insert(words).second) continue;  // "LLM" and "LLMs".
+      if (words.size() == 1) lexicon.one_word_stems_.insert(words[0]);
+      // A term of the stems of an earlier one adds nothing ("LLMs" after
+      // "LLM"): it matches where that one does, as that one's inflections.
+      if (!seen.insert(words).second) continue;
       stems.push_back(words);
       written.emplace_back(term);
       lexicon.by_first_[words[0]].push_back(

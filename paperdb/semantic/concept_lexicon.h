@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -93,6 +94,13 @@ class ConceptLexicon {
   }
   // The concept with id `id`, or -1.
   int64_t Find(absl::string_view id) const;
+  // True if a one-word term of some concept (narrower ones included) has
+  // the analyzed term `stem`: a word of the field that names a concept on
+  // its own ("quantized", "quantization": "quantiz"), which spelling
+  // correction leaves alone.
+  bool IsOneWordTermStem(absl::string_view stem) const {
+    return one_word_stems_.contains(stem);
+  }
 
   // The folded word (Analyzer::FoldForMatching()) at index i of the
   // terms given to Match(), or "" if unknown (then the stem alone decides).
@@ -151,6 +159,7 @@ class ConceptLexicon {
   std::vector<std::vector<std::string>> terms_;
   std::vector<std::vector<std::vector<std::string>>> stems_;
   absl::flat_hash_map<std::string, uint32_t> index_of_;
+  absl::flat_hash_set<std::string> one_word_stems_;
   // First stem -> the entries starting with it, longest first.
   absl::flat_hash_map<std::string, std::vector<Entry>> by_first_;
 };

@@ -57,6 +57,21 @@ TEST(ConceptLexiconTest, FindsEveryTermOfAConceptInAnyInflection) {
   EXPECT_EQ(mentions[2].words, 3u);
 }
 
+TEST(ConceptLexiconTest, ATermOfAnEarlierTermsStemsMatchesAsThatOne) {
+  // "quantized" has the stems of "quantization" ("quantiz"): listed once,
+  // and matched as "quantization" and its inflections are. Its stem still
+  // names the concept alone.
+  absl::StatusOr<ConceptLexicon> lexicon =
+      ConceptLexicon::Parse("quantization\tquantization | quantized | INT8\n");
+  ASSERT_TRUE(lexicon.ok()) << lexicon.status();
+  EXPECT_EQ(lexicon->terms(0).size(), 2u);
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "weight quantizations")),
+            std::vector<std::string>{"quantization"});
+  EXPECT_TRUE(MatchText(*lexicon, "quantized weights").empty());
+  EXPECT_TRUE(lexicon->IsOneWordTermStem("quantiz"));
+  EXPECT_FALSE(lexicon->IsOneWordTermStem("weight"));
+}
+
 TEST(ConceptLexiconTest, WordsMustBeConsecutive) {
   absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(kThesaurus);
   ASSERT_TRUE(lexicon.ok());

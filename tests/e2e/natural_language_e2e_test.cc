@@ -214,6 +214,21 @@ TEST_F(NaturalLanguageE2eTest, ARealWordAloneIsNotCorrectedEither) {
               ::testing::IsEmpty());
 }
 
+TEST_F(NaturalLanguageE2eTest, FieldWordsTheThesaurusKnowsAreNotCorrected) {
+  // No abstract writes "quantized" (nor "quantization"); the thesaurus
+  // knows "quantization", of the same stem: not "quantified" nor the
+  // corpus' "quantifed", alone or in an OR.
+  for (const char* query : {"quantized", "quantized OR pruning"}) {
+    const v1::SearchPapersResponse response = Search(query);
+    EXPECT_THAT(CorrectionsOf(response, "quantized"), ::testing::IsEmpty())
+        << query;
+  }
+  EXPECT_EQ(Search("quantized").total_size(), 0);
+  // A typo of a field word is still corrected.
+  EXPECT_THAT(CorrectionsOf(Search("trasnformer"), "trasnformer"),
+              ::testing::Not(::testing::IsEmpty()));
+}
+
 TEST_F(NaturalLanguageE2eTest, WordsInAnExclusionAreNotCorrected) {
   // "neutral" and "banana" are in no abstract: excluding them excludes
   // nothing, as "-neutral" alone does; corrected, "neutral" would exclude
