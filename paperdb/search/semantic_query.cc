@@ -225,14 +225,14 @@ absl::StatusOr<bool> KeepSenseOfDefinedAcronym(
   return !concepts->empty();
 }
 
-}  // namespace
-
-absl::StatusOr<std::vector<std::string>> ExpandConcepts(
-    const storage::Store& store, Query* query, std::vector<MatchUnit>* units,
-    std::vector<QueryRewrite>* rewrites) {
-  std::vector<std::string> added;
-  QueryNode& root = query->root;
-  if (root.kind != Kind::kAnd) return added;
+// ExpandConcepts() on one conjunction `root`: its runs of words become
+// groups of the words and the concepts they name. Appends to *added the
+// concepts not in it yet.
+absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
+                               std::vector<MatchUnit>* units,
+                               std::vector<QueryRewrite>* rewrites,
+                               std::vector<std::string>* added_ids) {
+  std::vector<std::string>& added = *added_ids;
   const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
   // The conjunction's children as words: a plain word's stem, a
   // hyphenated word's parts ("low-cost"), else a break. first_word[c] is
@@ -371,6 +371,55 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
     made.push_back(std::move(rewrite));
   }
   rewrites->insert(rewrites->end(), made.rbegin(), made.rend());
+  return absl::OkStatus();
+}
+
+// ExpandConjunction() on `node` if it is a conjunction, then on each
+// conjunction or plain word an OR under it holds (a branch of "brain scans
+// OR robotics"), not under an exclusion, in query order.
+absl::Status ExpandNode(const storage::Store& store, QueryNode& node,
+                        std::vector<MatchUnit>* units,
+                        std::vector<QueryRewrite>* rewrites,
+                        std::vector<std::string>* added) {
+  if (node.excluded) return absl::OkStatus();
+  if (node.kind == Kind::kAnd) {
+    PAPERDB_RETURN_IF_ERROR(
+        ExpandConjunction(store, node, units, rewrites, added));
+    for (QueryNode& child : node.children) {
+      if (child.kind == Kind::kOr && !child.dismax) {
+        PAPERDB_RETURN_IF_ERROR(
+            ExpandNode(store, child, units, rewrites, added));
+      }
+    }
+    return absl::OkStatus();
+  }
+  if (node.kind != Kind::kOr || node.dismax) return absl::OkStatus();
+  for (QueryNode& branch : node.children) {
+    if (branch.kind == Kind::kAnd || branch.kind == Kind::kOr) {
+      PAPERDB_RETURN_IF_ERROR(
+          ExpandNode(store, branch, units, rewrites, added));
+      continue;
+    }
+    // A branch of one word (or one hyphenated word): a conjunction of one.
+    QueryNode one;
+    one.kind = Kind::kAnd;
+    one.position = branch.position;
+    one.children.push_back(std::move(branch));
+    PAPERDB_RETURN_IF_ERROR(
+        ExpandConjunction(store, one, units, rewrites, added));
+    branch = std::move(one.children.front());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> ExpandConcepts(
+    const storage::Store& store, Query* query, std::vector<MatchUnit>* units,
+    std::vector<QueryRewrite>* rewrites) {
+  std::vector<std::string> added;
+  PAPERDB_RETURN_IF_ERROR(
+      ExpandNode(store, query->root, units, rewrites, &added));
   return added;
 }
 

@@ -48,7 +48,8 @@ struct ConceptQuery {
 ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all = false);
 
 // Adds the concepts named by runs of plain words (kTerm children, not
-// excluded) of `query`'s top conjunction, a parsed query before expansion,
+// excluded) of `query`'s top conjunction and of each conjunction or word an
+// OR holds (not under an exclusion), a parsed query before expansion,
 // as alternatives to those words, as described above: longest runs first,
 // none overlapping; not words that spell an acronym's expansion the store
 // defines (the expander's acronym rule takes those), nor, for a word the

@@ -127,6 +127,30 @@ TEST_F(SemanticE2eTest, ConceptsAloneKeepFiltersExclusionsAndOr) {
   EXPECT_FALSE(one.total_size_estimated());
 }
 
+TEST_F(SemanticE2eTest, EachSideOfAnOrNamesItsConceptBesideItsWords) {
+  // Words only: the two papers writing "robotics"; CLIP-MUSED writes
+  // neither "brain" nor "scans".
+  const v1::SearchPapersResponse words =
+      Search("brain scans OR robotics", v1::SEMANTIC_MODE_OFF);
+  EXPECT_EQ(words.total_size(), 2);
+  EXPECT_THAT(Ids(words), ::testing::Not(Contains(kClipMused)));
+  const v1::SearchPapersResponse both = Search("brain scans OR robotics");
+  EXPECT_THAT(both.concepts(), ElementsAre("brain_decoding", "robotics"));
+  EXPECT_EQ(both.total_size(), 4);
+  bool clip_mused = false;
+  for (const v1::SearchResult& result : both.results()) {
+    if (result.paper().id() != kClipMused) continue;
+    clip_mused = true;
+    EXPECT_EQ(result.match_source(), v1::MATCH_SOURCE_CONCEPTS);
+  }
+  EXPECT_TRUE(clip_mused);
+  int concept_rewrites = 0;
+  for (const v1::QueryRewrite& rewrite : both.rewrites()) {
+    concept_rewrites += rewrite.kind() == v1::QueryRewrite::KIND_CONCEPT;
+  }
+  EXPECT_EQ(concept_rewrites, 2);
+}
+
 TEST_F(SemanticE2eTest, StopwordsInsideATermAreSkipped) {
   // "rows and columns" is a term of tabular_data; the parser drops "and".
   EXPECT_THAT(Search("rows and columns").concepts(), Contains("tabular_data"));
