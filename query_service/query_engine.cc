@@ -448,7 +448,7 @@ absl::Status QueryEngine::SearchPapers(
   // the concepts matched show their terms.
   std::vector<search::MatchUnit> units = search::CollectMatchUnits(query.root);
   std::vector<search::MatchUnit> partial_units;
-  if (!hits.any_terms && hits.full_matches < hits.top.size()) {
+  if (hits.any_terms || hits.full_matches < hits.top.size()) {
     partial_units = search::CollectMatchUnits(
         search::Searcher::MatchedQuery(query, MatchedAs::kSomeTerms));
   }
@@ -470,19 +470,21 @@ absl::Status QueryEngine::SearchPapers(
       return absl::CancelledError("search cancelled while building results");
     }
     storage::v1::PaperRecord& record = records[i];
-    const bool partial = !hits.any_terms && i >= hits.full_matches;
+    // The any-term fallback has no full match: every result is partial,
+    // and shows the words and parts it matched ("ResNet" of "ResNet-50").
+    const bool partial = hits.any_terms || i >= hits.full_matches;
+    const std::vector<search::MatchUnit>& shown =
+        partial ? partial_units : units;
     std::vector<search::ByteSpan> highlights;
     if (mask.highlights || mask.snippet) {
-      PAPERDB_ASSIGN_OR_RETURN(highlights,
-                               HighlightsOf(*store_, hits.top[i].doc, record,
-                                            partial ? partial_units : units));
+      PAPERDB_ASSIGN_OR_RETURN(
+          highlights, HighlightsOf(*store_, hits.top[i].doc, record, shown));
     }
     v1::SearchResult* result = response->add_results();
     BuildSearchResult(std::move(*record.mutable_paper()), hits.top[i].score,
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
-    // The any-term fallback has no full match: every result is partial.
-    result->set_partial_match(hits.any_terms || i >= hits.full_matches);
+    result->set_partial_match(partial);
     if (request.explain() || !concepts.concept_ids.empty()) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,

@@ -381,6 +381,23 @@ TEST_F(QueryServiceE2eTest, NoAllTermsMatchFallsBackToAnyTerm) {
   }
 }
 
+TEST_F(QueryServiceE2eTest, AnyTermFallbackHighlightsThePartsItMatched) {
+  // No abstract writes "ResNet-50": the fallback finds the one writing
+  // "ResNet" (as "ResNet-18"), and highlights that part.
+  v1::SearchPapersResponse response;
+  ASSERT_TRUE(Search("ResNet-50", &response).ok());
+  EXPECT_EQ(response.match_mode(), v1::MATCH_MODE_ANY_TERMS);
+  ASSERT_EQ(response.results_size(), 1);
+  const v1::SearchResult& result = response.results(0);
+  EXPECT_EQ(result.paper().id(), "iclr2024-57d2834f0813070e");
+  ASSERT_GE(result.highlights_size(), 1);
+  for (const v1::TextSpan& span : result.highlights()) {
+    EXPECT_EQ(result.paper().abstract().substr(
+                  span.start_byte(), span.end_byte() - span.start_byte()),
+              "ResNet");
+  }
+}
+
 TEST_F(QueryServiceE2eTest, MatchingStrategyAllReturnsFullMatchesOnly) {
   auto search = [&](const std::string& query, v1::MatchingStrategy strategy,
                     const std::string& page_token,
