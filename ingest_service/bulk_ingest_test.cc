@@ -55,8 +55,9 @@ TEST_F(BulkIngestTest, ReportsEveryFileInInputOrderAcrossBatches) {
       "the first line\n"
       "3.txt: 1 added, 0 updated, 1 unchanged, 0 removed, 0 skipped, "
       "0 rejected\n"
-      "a\\nb.txt: rejected, nothing stored: file name \"a\\nb.txt\" contains a "
-      "control character\n");
+      "a\\nb.txt: rejected, nothing stored: file name \"a\\nb.txt\": byte 1: "
+      "U+000A is a control character, which could change how the name is "
+      "shown\n");
   // The status line is drawn after each commit and erased at the end.
   EXPECT_THAT(progress.str(),
               ::testing::AllOf(

@@ -4,11 +4,13 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "paperdb/common/error_details.h"
 #include "paperdb/common/free_memory.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/rpc/grpc_status.h"
+#include "paperdb/rpc/request_check.h"
 #include "paperdb/v1/ingest_service.pb.h"
 
 namespace paperdb::ingest {
@@ -65,11 +67,33 @@ absl::Status IngestFileReactor::Accept() {
   }
   message_.Clear();
   v1::IngestFileRequest request;
+  // As a unary request's (request_check.h): the field and byte at fault,
+  // reason MALFORMED_REQUEST.
+  if (const absl::Status checked =
+          rpc::CheckRequestBytes(*request.GetDescriptor(), bytes);
+      !checked.ok()) {
+    std::string byte;
+    for (const auto& [key, value] : MetadataOf(checked)) {
+      if (key == "byte") byte = value;
+    }
+    absl::Status status = WithReason(
+        absl::InvalidArgumentError(absl::StrCat(
+            "message ", messages_, " of the stream",
+            absl::StrReplaceAll(checked.message(),
+                                {{"request is not", " is not"},
+                                 {"of the request", "of the message"}}),
+            "; nothing stored")),
+        "MALFORMED_REQUEST",
+        {{"byte", byte}, {"message", absl::StrCat(messages_)}});
+    const std::string field = FieldOf(checked);
+    return field.empty() ? status : WithField(std::move(status), field);
+  }
   if (!request.ParseFromString(bytes)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "message ", messages_,
-        " of the stream is not an IngestFileRequest (is file_name UTF-8?); "
-        "nothing stored"));
+    return WithReason(
+        absl::InvalidArgumentError(absl::StrCat(
+            "message ", messages_,
+            " of the stream is not an IngestFileRequest; nothing stored")),
+        "MALFORMED_REQUEST", {});
   }
   if (messages_ == 1) {
     if (request.file_name().empty()) {

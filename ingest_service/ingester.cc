@@ -9,8 +9,10 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "ingest_service/abstract_list_parser.h"
 #include "ingest_service/paper_builder.h"
 #include "paperdb/common/error_details.h"
@@ -37,10 +39,14 @@ absl::Status CheckFileName(absl::string_view file_name) {
         absl::StrCat("file name \"", absl::CHexEscape(file_name), "\": byte ",
                      *bad, " is not valid UTF-8"));
   }
-  if (text::ContainsControlCharacter(file_name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("file name \"", absl::CHexEscape(file_name),
-                     "\" contains a control character"));
+  if (const std::optional<text::CodePointAt> bad =
+          text::FindControlCharacter(file_name)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "file name \"", absl::CHexEscape(file_name), "\": byte ", bad->byte,
+        ": U+", absl::AsciiStrToUpper(absl::StrFormat("%04x", bad->code_point)),
+        bad->code_point < 0x200E ? " is a control character"
+                                 : " is a bidirectional formatting character",
+        ", which could change how the name is shown"));
   }
   return absl::OkStatus();
 }

@@ -90,18 +90,23 @@ ByteSpan LongestWord(absl::string_view text) {
   return longest;
 }
 
-bool ContainsControlCharacter(absl::string_view name) {
+std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
   const auto* s = reinterpret_cast<const uint8_t*>(name.data());
   const int32_t length = static_cast<int32_t>(name.size());
   for (int32_t i = 0; i < length;) {
+    const int32_t at = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);
     if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x200E || c == 0x200F ||
         (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
-      return true;
+      return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};
     }
   }
-  return false;
+  return std::nullopt;
+}
+
+bool ContainsControlCharacter(absl::string_view name) {
+  return FindControlCharacter(name).has_value();
 }
 
 absl::string_view StripUnicodeWhitespace(absl::string_view text) {

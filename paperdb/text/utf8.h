@@ -58,6 +58,14 @@ ByteSpan LongestWord(absl::string_view text);
 // which could reorder what a terminal shows. REQUIRES: valid UTF-8.
 bool ContainsControlCharacter(absl::string_view name);
 
+// The first such character of `name`: its byte offset and code point, or
+// nullopt. REQUIRES: valid UTF-8.
+struct CodePointAt {
+  size_t byte = 0;
+  uint32_t code_point = 0;
+};
+std::optional<CodePointAt> FindControlCharacter(absl::string_view name);
+
 // True if `text` holds at least one letter (Unicode general category L*).
 bool ContainsLetter(absl::string_view text);
 

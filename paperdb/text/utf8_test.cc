@@ -54,6 +54,15 @@ TEST(LongestWordTest, AnyUnicodeSpaceEndsAWord) {
   EXPECT_EQ(LongestWord("tail").length, 4u);
 }
 
+TEST(FindControlCharacterTest, GivesTheFirstOnesByteAndCodePoint) {
+  EXPECT_FALSE(FindControlCharacter("論文.txt").has_value());
+  const std::optional<CodePointAt> rlo =
+      FindControlCharacter("論a\xE2\x80\xAEtxt.exe\t");
+  ASSERT_TRUE(rlo.has_value());
+  EXPECT_EQ(rlo->byte, 4u);
+  EXPECT_EQ(rlo->code_point, 0x202Eu);
+}
+
 TEST(ContainsControlCharacterTest, C0C1AndBidiControlsButNotText) {
   EXPECT_FALSE(ContainsControlCharacter("../論文 list (v2).txt"));
   EXPECT_TRUE(ContainsControlCharacter("a\tb"));

@@ -176,8 +176,15 @@ TEST_F(IngestServiceE2eTest, UnparsableMessageMidStreamStoresNothing) {
   const grpc::Status status = writer->Finish();
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(),
-              HasSubstr("message 2 of the stream is not an IngestFileRequest"));
+  // As a unary request's: the field and byte at fault.
+  EXPECT_EQ(status.error_message(),
+            "message 2 of the stream is not a valid IngestFileRequest: "
+            "file_name (field 1) is not valid UTF-8: byte 0xFF at byte 5 of "
+            "the message; nothing stored");
+  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
+  EXPECT_EQ(info.reason(), "MALFORMED_REQUEST");
+  EXPECT_EQ(info.metadata().at("byte"), "5");
+  EXPECT_EQ(info.metadata().at("message"), "2");
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(SearchTotal("halfway"), 0);
   EXPECT_EQ(PaperCount(), 76);
@@ -198,7 +205,9 @@ TEST_F(IngestServiceE2eTest, HostileFilesGetClearErrorsAndStoreNothing) {
       {"noheader.txt", "Just text.\n\nMore text.\n",
        "noheader.txt: line 1, byte 0: no header"},
       {"ctl\x01.txt", "ICLR 2024 paper list\n\nFine.\n",
-       "contains a control character"},
+       "byte 3: U+0001 is a control character"},
+      {"rlo\xE2\x80\xAEtxt.exe", "ICLR 2024 paper list\n\nFine.\n",
+       "byte 3: U+202E is a bidirectional formatting character"},
   };
   for (const Case& c : cases) {
     v1::IngestFileResponse response;
