@@ -196,6 +196,24 @@ class Expander {
           found,
           ScanTerms(store_, index::FieldTermPrefix(node->field, node->value),
                     1000));
+      // A method or dataset name no paper names as written is the family of
+      // its numbered variants: `dataset:WikiText` is WikiText-2 and
+      // WikiText-103, `method:ResNet` ResNet-18 and ResNet-50 (their keys
+      // go on with a digit), not ImageNet for `dataset:Image`.
+      if (found.empty() && (node->field == index::kDatasetField ||
+                            node->field == index::kMethodField)) {
+        PAPERDB_ASSIGN_OR_RETURN(
+            found, ScanTerms(store_,
+                             absl::StrCat(index::FieldPrefix(node->field),
+                                          node->value),
+                             1000));
+        std::erase_if(found, [&](const TermDf& t) {
+          index::FieldTermParts parts;
+          return !index::ParseFieldTerm(t.term, &parts) ||
+                 parts.key.size() <= node->value.size() ||
+                 !absl::ascii_isdigit(parts.key[node->value.size()]);
+        });
+      }
     }
     node->terms.clear();
     for (TermDf& t : found) node->terms.push_back(std::move(t.term));

@@ -303,6 +303,38 @@ absl::StatusOr<QueryNode> Parser::ParseField(std::string name, size_t colon) {
                  absl::StrCat("unknown field '", name, "': expected one of ",
                               kFieldNames));
   }
+  // "venue:ICLR 2024" (as a paper list's header writes it) is the venue
+  // and the year: venues are stored without years.
+  if (name == index::kVenueField) {
+    const std::string trimmed(absl::StripAsciiWhitespace(value));
+    if (trimmed.size() > 4 && absl::ascii_isdigit(trimmed.back())) {
+      const absl::string_view year =
+          absl::string_view(trimmed).substr(trimmed.size() - 4);
+      absl::string_view venue =
+          absl::string_view(trimmed).substr(0, trimmed.size() - 4);
+      int y = 0;
+      if (absl::SimpleAtoi(year, &y) && y >= 1900 && y <= 2099 &&
+          !absl::ascii_isdigit(venue.back())) {
+        venue = absl::StripTrailingAsciiWhitespace(venue);
+        while (!venue.empty() && (venue.back() == '-' || venue.back() == '_')) {
+          venue.remove_suffix(1);
+        }
+        if (!venue.empty()) {
+          QueryNode both;
+          both.kind = QueryNode::Kind::kAnd;
+          both.position = node.position;
+          node.value = index::FieldKey(venue);
+          QueryNode year_node = node;
+          year_node.field = std::string(index::kYearField);
+          year_node.value = std::string(year);
+          year_node.value_end = year_node.value;
+          both.children.push_back(std::move(node));
+          both.children.push_back(std::move(year_node));
+          return both;
+        }
+      }
+    }
+  }
   node.value = name == index::kDatasetField  ? DatasetKey(value)
                : name == index::kMethodField ? index::NameKey(value)
                                              : index::FieldKey(value);

@@ -165,6 +165,27 @@ TEST(QueryParserTest, FieldFilters) {
   EXPECT_EQ(Top(query)[5].value, "imagenet");
 }
 
+TEST(QueryParserTest, AVenueWithAYearIsTheVenueAndTheYear) {
+  for (const char* text :
+       {"venue:\"ICLR 2024\"", "venue:iclr2024", "venue:ICLR-2024"}) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    ASSERT_THAT(query, IsOk()) << text;
+    ASSERT_EQ(Top(query).size(), 2u) << text;
+    EXPECT_EQ(Top(query)[0].field, "venue");
+    EXPECT_EQ(Top(query)[0].value, "iclr");
+    EXPECT_EQ(Top(query)[1].field, "year");
+    EXPECT_EQ(Top(query)[1].value, "2024");
+    EXPECT_EQ(Top(query)[1].value_end, "2024");
+  }
+  // Not a year: kept whole.
+  for (const char* text : {"venue:\"Track 12345\"", "venue:2024"}) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    ASSERT_THAT(query, IsOk()) << text;
+    ASSERT_EQ(Top(query).size(), 1u) << text;
+    EXPECT_EQ(Top(query)[0].field, "venue");
+  }
+}
+
 // Papers are indexed under a curated dataset's canonical name, so an alias
 // in any case filters by that name.
 TEST(QueryParserTest, DatasetAliasesFilterByTheCanonicalName) {

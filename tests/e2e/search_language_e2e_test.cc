@@ -357,15 +357,6 @@ TEST_F(SearchLanguageE2eTest, RepeatedWordsPastTheLimitAreNotDropped) {
   EXPECT_EQ(response.total_size(), Search("spiking neural").total_size());
 }
 
-TEST_F(SearchLanguageE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
-  const int64_t canonical = Search("dataset:CIFAR-10").total_size();
-  ASSERT_GE(canonical, 1);
-  EXPECT_EQ(Search("dataset:CIFAR10").total_size(), canonical);
-  EXPECT_EQ(Search("dataset:\"cifar 10\"").total_size(), canonical);
-  EXPECT_EQ(Search("method:stanhopnet").total_size(),
-            Search("method:STanHop-Net").total_size());
-}
-
 TEST_F(SearchLanguageE2eTest, HighlightsCountBytesCodePointsAndUtf16Units) {
   // 论文 (3 bytes each), 🚀 (4 bytes, 2 UTF-16 units), ï and ö (2 bytes).
   ASSERT_TRUE(Ingest("multibyte.txt",
