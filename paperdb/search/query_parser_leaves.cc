@@ -29,6 +29,44 @@ std::string DatasetKey(absl::string_view value) {
   return it == kByAlias->end() ? key : it->second;
 }
 
+// A glued word of more letter-digit parts than the analyzer splits
+// ("Mixtral8x7B": kMaxCompoundParts or more cuts, indexed whole only):
+// `whole`, its one token, after the tokens of its parts as separate words,
+// at the first part's position, so that the word also matches the parts
+// written apart ("Mixtral 8x7B") or hyphenated. Else `whole` as given.
+std::vector<text::AnalyzedToken> WithGluedParts(
+    absl::string_view word, std::vector<text::AnalyzedToken> whole) {
+  if (whole.size() != 1) return whole;
+  std::string spaced;
+  std::vector<uint32_t> inserted;  // Spaces inserted before spaced[i].
+  uint32_t cuts = 0;
+  for (size_t i = 0; i < word.size(); ++i) {
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(word[i]))) {
+      return whole;
+    }
+    if (i > 0 &&
+        absl::ascii_isdigit(word[i]) != absl::ascii_isdigit(word[i - 1])) {
+      spaced += ' ';
+      inserted.push_back(cuts);
+      ++cuts;
+    }
+    spaced += word[i];
+    inserted.push_back(cuts);
+  }
+  if (cuts < text::kMaxCompoundParts || cuts >= kMaxPhraseTerms) return whole;
+  std::vector<text::AnalyzedToken> parts =
+      text::ThreadLocalAnalyzer().Analyze(spaced);
+  if (parts.empty()) return whole;
+  for (text::AnalyzedToken& part : parts) {
+    part.start_byte -= inserted[part.start_byte];
+    part.end_byte -= inserted[part.end_byte - 1];
+  }
+  whole[0].position = parts[0].position;
+  whole[0].compound = true;
+  parts.insert(parts.begin() + 1, std::move(whole[0]));
+  return parts;
+}
+
 // `phrase` (a kPhrase over kMaxPhraseTerms terms) as a kAnd of phrases of
 // its consecutive runs of at most kMaxPhraseTerms terms.
 QueryNode ChunkedPhrase(const QueryNode& phrase) {
@@ -166,6 +204,7 @@ absl::StatusOr<QueryNode> Parser::ParseWord() {
   }
   std::vector<text::AnalyzedToken> tokens =
       text::ThreadLocalAnalyzer().Analyze(word);
+  if (!prefix) tokens = WithGluedParts(word, std::move(tokens));
   const bool has_word_characters =
       std::any_of(word.begin(), word.end(), [](char c) {
         return absl::ascii_isalnum(static_cast<unsigned char>(c)) ||

@@ -73,6 +73,27 @@ TEST(QueryParserTest, HyphenatedWordIsAPhrase) {
   EXPECT_THAT(phrase.terms, ElementsAre("resnet", "18"));
 }
 
+TEST(QueryParserTest, AGluedWordOfManyPartsIsAlsoItsPartsApart) {
+  // Five letter-digit parts, which the index holds whole only: the whole,
+  // or the parts as a phrase ("Mixtral 8x7B", "Mixtral-8x7B").
+  absl::StatusOr<Query> query = ParseQuery("Mixtral8x7B");
+  ASSERT_THAT(query, IsOk());
+  ASSERT_EQ(Top(query).size(), 1u);
+  const QueryNode& node = Top(query)[0];
+  ASSERT_EQ(node.kind, Kind::kOr);
+  ASSERT_EQ(node.children.size(), 2u);
+  EXPECT_EQ(node.children[0].kind, Kind::kPhrase);
+  EXPECT_THAT(node.children[0].terms,
+              ElementsAre("mixtral", "8", "x", "7", "b"));
+  EXPECT_THAT(node.children[1].terms, ElementsAre("mixtral8x7b"));
+  EXPECT_EQ(node.text_begin, 0u);
+  EXPECT_EQ(node.text_end, 11u);
+  // A word of letters alone stays one term.
+  absl::StatusOr<Query> plain = ParseQuery("Mixtral");
+  ASSERT_THAT(plain, IsOk());
+  EXPECT_EQ(Top(plain)[0].kind, Kind::kTerm);
+}
+
 TEST(QueryParserTest, OrBindsLooserThanImplicitAnd) {
   absl::StatusOr<Query> query = ParseQuery("graph neural OR spiking");
   ASSERT_THAT(query, IsOk());

@@ -2,6 +2,9 @@
 // the query service runs becomes searchable after catch-up, and a bad file
 // is rejected without touching the store.
 
+#include <set>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -112,6 +115,27 @@ TEST_F(IngestThenQueryE2eTest, ScoresAfterCatchUpUseTheNewCorpusStatistics) {
   const double after = top_score();
   EXPECT_DOUBLE_EQ(after, reference());
   EXPECT_GT(after, before);
+}
+
+TEST_F(IngestThenQueryE2eTest, AGluedModelNameFindsItWrittenApart) {
+  ASSERT_TRUE(Ingest("glued.txt",
+                     "NeurIPS 2023 paper list\n\nWe evaluate Mixtral 8x7B "
+                     "Instruct on reasoning.\n\nRouting in Mixtral-8x7B.\n")
+                  .ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  v1::SearchPapersRequest request;
+  request.set_query("Mixtral8x7B");
+  const v1::SearchPapersResponse response = SearchOk(request);
+  EXPECT_EQ(response.total_size(), 2);
+  EXPECT_EQ(response.full_match_count(), 2);
+  std::set<std::string> shown;
+  for (const v1::SearchResult& result : response.results()) {
+    for (const v1::TextSpan& span : result.highlights()) {
+      shown.insert(result.paper().abstract().substr(
+          span.start_byte(), span.end_byte() - span.start_byte()));
+    }
+  }
+  EXPECT_EQ(shown, (std::set<std::string>{"Mixtral 8x7B", "Mixtral-8x7B"}));
 }
 
 TEST_F(IngestThenQueryE2eTest, BadFileIsRejectedAndStoresNothing) {
