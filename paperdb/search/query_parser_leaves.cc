@@ -76,8 +76,11 @@ QueryNode ChunkedPhrase(const QueryNode& phrase) {
   chunks.text_begin = phrase.text_begin;
   chunks.text_end = phrase.text_end;
   for (size_t at = 0; at < phrase.terms.size(); at += kMaxPhraseTerms) {
-    QueryNode chunk = chunks;
+    QueryNode chunk;
     chunk.kind = QueryNode::Kind::kPhrase;
+    chunk.position = phrase.position;
+    chunk.text_begin = phrase.text_begin;
+    chunk.text_end = phrase.text_end;
     const size_t end = std::min(phrase.terms.size(), at + kMaxPhraseTerms);
     chunk.terms.assign(phrase.terms.begin() + at, phrase.terms.begin() + end);
     if (chunk.terms.size() == 1) chunk.kind = QueryNode::Kind::kTerm;

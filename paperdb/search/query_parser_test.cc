@@ -1,5 +1,7 @@
 #include "paperdb/search/query_parser.h"
 
+#include <string>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/common/error_details.h"
@@ -424,6 +426,8 @@ TEST(QueryParserTest, UnquotedWordOverThePhraseLimitIsPhrasesOfItsRuns) {
   EXPECT_EQ(Top(query)[2].terms[0], "a");
   EXPECT_EQ(Top(query)[2].terms[23], "t");
   EXPECT_THAT(Top(query)[3].terms, ElementsAre("bind"));
+  // Each phrase alone, not holding copies of the ones before it.
+  for (const QueryNode& node : Top(query)) EXPECT_TRUE(node.children.empty());
 }
 
 TEST(QueryParserTest, DeepNestingIsInvalid) {
