@@ -33,6 +33,10 @@ IngestFileReactor::IngestFileReactor(
     FinishWith(refusal);
     return;
   }
+  if (metrics_ != nullptr) {
+    counted_ = true;
+    metrics_->CallStarted();
+  }
   StartRead(&message_);
 }
 
@@ -213,7 +217,9 @@ void IngestFileReactor::FinishWith(const absl::Status& status) {
 
 void IngestFileReactor::ReleaseSlot() {
   // Before Finish(): a client that sees the status may call again at once.
-  if (!slot_released_.exchange(true)) running_->fetch_sub(1);
+  if (slot_released_.exchange(true)) return;
+  running_->fetch_sub(1);
+  if (counted_) metrics_->CallEnded();
 }
 
 void IngestFileReactor::OnDone() {

@@ -79,6 +79,7 @@ class IngestFileReactor final
   UploadWatchdog* const watchdog_;
   IngestMetrics* const metrics_;  // May be null.
   std::atomic<bool> slot_released_{false};
+  bool counted_ = false;  // In metrics_'s calls in progress.
 
   absl::Mutex mu_;
   Phase phase_ ABSL_GUARDED_BY(mu_) = Phase::kReading;

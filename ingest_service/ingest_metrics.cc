@@ -30,7 +30,12 @@ IngestMetrics::IngestMetrics(rpc::ServerMetrics* metrics,
               .Name("paperdb_store_bytes")
               .Help("Bytes of the store's data: SST files and memtables")
               .Register(metrics->registry())
-              .Add({})) {
+              .Add({})),
+      in_progress_(prometheus::BuildGauge()
+                       .Name("paperdb_ingest_files_in_progress")
+                       .Help("IngestFile calls accepted and not yet answered")
+                       .Register(metrics->registry())
+                       .Add({})) {
   UpdateGauges();
 }
 
@@ -50,6 +55,10 @@ void IngestMetrics::FileStored(const v1::IngestFileResponse& response,
 void IngestMetrics::FileRefused() {
   files_.Add({{"result", "refused"}}).Increment();
 }
+
+void IngestMetrics::CallStarted() { in_progress_.Increment(); }
+
+void IngestMetrics::CallEnded() { in_progress_.Decrement(); }
 
 void IngestMetrics::UpdateGauges() {
   documents_.Set(static_cast<double>(writer_->stats().doc_count()));

@@ -4,6 +4,8 @@
 //   paperdb_ingest_paragraphs_total{outcome="added"|"updated"|"unchanged"|
 //                                   "removed"|"skipped"|"rejected"}
 //   paperdb_ingest_bytes_total        bytes of files stored
+//   paperdb_ingest_files_in_progress  IngestFile calls accepted and not yet
+//                                     answered (uploading or ingesting)
 //   paperdb_documents                 papers in the store
 //   paperdb_store_bytes           bytes of the store's data (SST files,
 //   memtables)
@@ -32,6 +34,9 @@ class IngestMetrics {
   void FileStored(const v1::IngestFileResponse& response, size_t bytes);
   // A file was refused (bad input, limits, cancellation, store error).
   void FileRefused();
+  // An accepted IngestFile call began, or ended (answered or cancelled).
+  void CallStarted();
+  void CallEnded();
   // Refreshes the document and size gauges (after a delete, say).
   void UpdateGauges();
 
@@ -43,6 +48,7 @@ class IngestMetrics {
   prometheus::Counter& bytes_;
   prometheus::Gauge& documents_;
   prometheus::Gauge& store_bytes_;
+  prometheus::Gauge& in_progress_;
 };
 
 }  // namespace paperdb::ingest

@@ -11,13 +11,15 @@
 #     root filesystem (podman puts a tmpfs on /tmp), all capabilities dropped,
 #     no-new-privileges, the store on a named volume, tokens from read-only
 #     files, and --network host so the host reaches it on loopback (ports
-#     $QUERY_PORT and $INGEST_PORT);
+#     $QUERY_PORT, $INGEST_PORT, and $INGEST_METRICS_PORT for the writer's
+#     Prometheus metrics);
 #  4. asserts: the one-shot ingest of /data (76 papers) and `verify`; a search
 #     from the host with tools/grpc_call.py (first id, total); the token
 #     checks; the image's own `probe` on both servers; a file streamed to
 #     `ingest_service serve` with the write token, searchable on query_service
-#     after catch-up; SIGTERM while a 20 MB file is being ingested: the call
-#     completes (12,000 added) and both servers exit 0; `verify` (12,077).
+#     after catch-up; SIGTERM once a 20 MB file's call shows in the writer's
+#     paperdb_ingest_files_in_progress: the call completes (12,000 added) and
+#     both servers exit 0; `verify` (12,077).
 # SKIP_BUILD=1 reuses the image built last. Exits non-zero with a FAIL line on the first failed check. Cleans up its
 # containers and volume, also on failure.
 set -euo pipefail
@@ -25,6 +27,7 @@ set -euo pipefail
 cd "$repo"
 QUERY_PORT=${QUERY_PORT:-56271}
 INGEST_PORT=${INGEST_PORT:-56272}
+INGEST_METRICS_PORT=${INGEST_METRICS_PORT:-56273}
 NAME=paperdb-ci  # Prefix of every container and volume made here.
 READ_TOKEN=ci-read-token-NOT-A-SECRET
 WRITE_TOKEN=ci-write-token-NOT-A-SECRET
@@ -89,7 +92,7 @@ podman run -d --name "$NAME-query" --network host "${RUN[@]}" "$IMAGE" \
 podman run -d --name "$NAME-ingest" --network host "${RUN[@]}" "$IMAGE" \
   ingest_service serve "$DB" --listen="127.0.0.1:$INGEST_PORT" \
   --write_token_file=/etc/paperdb/tokens/write-token --read_token_file=/etc/paperdb/tokens/read-token \
-  --drain_seconds=30 >/dev/null
+  --metrics_listen="127.0.0.1:$INGEST_METRICS_PORT" --drain_seconds=30 >/dev/null
 probe() {  # CONTAINER BINARY PORT: the image's own probe, as an exec probe runs it
   podman exec "$1" "$2" probe --listen="127.0.0.1:$3"
 }
@@ -131,17 +134,29 @@ done
 expect_eq "query_service total for the streamed word" "$total" 1
 
 step "SIGTERM during an IngestFile call: the call is drained, not cut; both exit 0"
-# 12,000 generated abstracts (20 MB) keep the writer busy for seconds.
+# 12,000 generated abstracts (20 MB) keep the writer busy for seconds. The
+# stream is written out first, and the signal waits until the writer's
+# paperdb_ingest_files_in_progress gauge shows the call: the client reads its
+# whole input before it calls, which takes seconds on a loaded machine.
 python3 bench/gen_corpus.py --count 12000 --per_file 12000 --out "$WORK/drain" >/dev/null
 big=("$WORK/drain"/*.txt)
-{ stream "${big[0]}" | call "127.0.0.1:$INGEST_PORT" "$WRITE_TOKEN" paperdb.v1.IngestService/IngestFile -d @ \
+stream "${big[0]}" >"$WORK/drain/stream.json"
+{ call "127.0.0.1:$INGEST_PORT" "$WRITE_TOKEN" paperdb.v1.IngestService/IngestFile -d @ <"$WORK/drain/stream.json" \
     >"$WORK/drain/reply.json" 2>&1; } &
 client=$!
-sleep 2  # The client has started and sent the file; the writer is ingesting it.
+in_progress() {
+  python3 -c "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:$INGEST_METRICS_PORT/metrics').read().decode())" |
+    sed -n 's/^paperdb_ingest_files_in_progress //p'
+}
+for i in $(seq 600); do
+  [[ $(in_progress 2>/dev/null) == 1 ]] && break
+  ((i < 600)) || fail "the IngestFile call did not reach the writer in 60 s: $(head -c 300 "$WORK/drain/reply.json")"
+  sleep 0.1
+done
+ok "the IngestFile call reached the writer (paperdb_ingest_files_in_progress 1)"
 podman kill --signal TERM "$NAME-ingest" >/dev/null
 podman stop -t 60 "$NAME-query" >/dev/null
-wait "$client" || fail "IngestFile in flight at SIGTERM failed: $(head -c 300 "$WORK/drain/reply.json")" \
-  "(if UNAVAILABLE, the signal came before the call reached the writer)"
+wait "$client" || fail "IngestFile in flight at SIGTERM failed: $(head -c 300 "$WORK/drain/reply.json")"
 expect_eq "IngestFile in flight at SIGTERM: added" "$(json 'd.get("added", 0)' <"$WORK/drain/reply.json")" 12000
 podman wait "$NAME-ingest" >/dev/null
 for c in query ingest; do
