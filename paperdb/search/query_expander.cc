@@ -14,6 +14,7 @@
 #include "paperdb/index/posting_iterator.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/index/varint.h"
+#include "paperdb/search/keep_rarest.h"
 #include "paperdb/search/request_frame.h"
 #include "paperdb/search/spelling_corrector.h"
 #include "paperdb/search/surface_words.h"
@@ -122,7 +123,8 @@ class Expander {
     PAPERDB_RETURN_IF_ERROR(JoinAdjacentWords(&query.root));
     PAPERDB_RETURN_IF_ERROR(Expand(&query.root));
     PAPERDB_RETURN_IF_ERROR(ExpandExpansions(&query.root));
-    PAPERDB_RETURN_IF_ERROR(KeepRarest(&query.root));
+    PAPERDB_RETURN_IF_ERROR(
+        KeepRarestWords(store_, &query.root, &dfs_, &rewrites_));
     // Prefix expansions are stems: show words instead (Corrections() shows
     // its own).
     for (QueryRewrite& rewrite : rewrites_) {
@@ -322,6 +324,18 @@ class Expander {
                                            : QueryRewrite::Kind::kStemOnly,
                     *node, *node, node->surface, std::move(forms.other_words)));
       }
+    } else if (df > 0 && !node->surface.empty() && !node->excluded &&
+               !text::IsEnglishWord(node->surface)) {
+      // Beside other words every word of the stem counts, so a typo that
+      // stems like the word ("reinforcment") matches as it; the response
+      // still names the word it stands for.
+      QueryNode probe = *node;
+      PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,
+                               ResolveWordForms(store_, &probe, df));
+      if (!forms.corrected.empty()) {
+        rewrites_.push_back(Rewrite(QueryRewrite::Kind::kSpelling, *node, *node,
+                                    node->word, {forms.corrected}));
+      }
     }
     if (node->word.empty()) return absl::OkStatus();
     std::vector<QueryNode> alternatives;
@@ -360,13 +374,33 @@ class Expander {
                              SurfaceWords(store_, terms, cancelled_));
     QueryRewrite rewrite =
         Rewrite(QueryRewrite::Kind::kSpelling, node, node, node.word, {});
+    std::vector<QueryRewrite> stem_rewrites;
     for (size_t i = 0; i < found.size(); ++i) {
       rewrite.replacements.push_back(found[i].word.empty() ? std::move(shown[i])
                                                            : found[i].word);
       dfs_[found[i].term] = found[i].df;
-      out.push_back(TermNode(std::move(found[i].term), node.position));
+      QueryNode corrected = TermNode(std::move(found[i].term), node.position);
+      // A corrected word counts as that word typed: alone, its stem's other
+      // words are told apart from it as ExpandTerm() tells them apart.
+      if (word_alone_ && !found[i].word.empty() && !node.excluded) {
+        corrected.surface = found[i].word;
+        PAPERDB_ASSIGN_OR_RETURN(
+            WordFormResolution forms,
+            ResolveWordForms(store_, &corrected, found[i].df));
+        if (!forms.other_words.empty()) {
+          QueryRewrite stem =
+              Rewrite(forms.typed_word_found ? QueryRewrite::Kind::kStem
+                                             : QueryRewrite::Kind::kStemOnly,
+                      node, node, "", std::move(forms.other_words));
+          stem.original = found[i].word;
+          stem_rewrites.push_back(std::move(stem));
+        }
+      }
+      out.push_back(std::move(corrected));
     }
     rewrites_.push_back(std::move(rewrite));
+    for (QueryRewrite& stem : stem_rewrites)
+      rewrites_.push_back(std::move(stem));
     return out;
   }
 
@@ -521,42 +555,6 @@ class Expander {
         text::ThreadLocalAnalyzer().Analyze(parts.display);
     if (tokens.size() != 1) return std::nullopt;
     return Acronym{std::move(tokens[0].term), std::string(parts.display)};
-  }
-
-  // A top-level conjunction of too many words keeps the rarest.
-  absl::Status KeepRarest(QueryNode* root) {
-    std::vector<size_t> words;
-    for (size_t i = 0; i < root->children.size(); ++i) {
-      const QueryNode& child = root->children[i];
-      if (child.kind == Kind::kTerm && !child.excluded) words.push_back(i);
-    }
-    if (words.size() <= kMaxConjunctionTerms) return absl::OkStatus();
-    for (size_t i : words) {
-      const std::string& term = root->children[i].terms[0];
-      if (!dfs_.contains(term)) {
-        PAPERDB_ASSIGN_OR_RETURN(dfs_[term], Df(term));
-      }
-    }
-    std::stable_sort(words.begin(), words.end(), [&](size_t a, size_t b) {
-      return dfs_[root->children[a].terms[0]] <
-             dfs_[root->children[b].terms[0]];
-    });
-    std::vector<bool> drop(root->children.size(), false);
-    QueryRewrite rewrite{QueryRewrite::Kind::kDropped, "", 0, {}};
-    for (size_t k = kMaxConjunctionTerms; k < words.size(); ++k) {
-      drop[words[k]] = true;
-    }
-    std::vector<QueryNode> kept;
-    for (size_t i = 0; i < root->children.size(); ++i) {
-      if (drop[i]) {
-        rewrite.replacements.push_back(root->children[i].terms[0]);
-      } else {
-        kept.push_back(std::move(root->children[i]));
-      }
-    }
-    root->children = std::move(kept);
-    rewrites_.push_back(std::move(rewrite));
-    return absl::OkStatus();
   }
 
   const storage::Store& store_;

@@ -9,8 +9,10 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_keys.h"
 #include "paperdb/index/terms_cache.h"
+#include "paperdb/search/spelling_corrector.h"
 #include "paperdb/semantic/concept_lexicon.h"
 #include "paperdb/text/analyzer.h"
+#include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
 
 namespace paperdb::search {
@@ -225,6 +227,53 @@ absl::StatusOr<bool> KeepSenseOfDefinedAcronym(
   return !concepts->empty();
 }
 
+// Replaces, in `words` and `surfaces`, each plain word of `root` that no
+// paper holds, that is not English nor a thesaurus word, and that no run of
+// the words as typed covers, by its most frequent spelling correction: the
+// expander reads "optimizaton" as "optimization", so it names that word's
+// concept too. `first_word[c]` is child c's first word. Adds the children
+// replaced to `corrected`.
+absl::Status CorrectMisspelledWords(const storage::Store& store,
+                                    const QueryNode& root,
+                                    const std::vector<uint32_t>& first_word,
+                                    std::vector<std::string>* words,
+                                    std::vector<std::string>* surfaces,
+                                    absl::flat_hash_set<uint32_t>* corrected) {
+  const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
+  std::vector<uint32_t> candidates;
+  for (uint32_t c = 0; c < root.children.size(); ++c) {
+    const QueryNode& child = root.children[c];
+    if (child.kind != Kind::kTerm || child.excluded || child.word.empty() ||
+        child.terms.size() != 1 || child.surface.empty() ||
+        text::IsEnglishWord(child.surface) ||
+        lexicon.IsOneWordTermStem(child.terms[0])) {
+      continue;
+    }
+    PAPERDB_ASSIGN_OR_RETURN(
+        const uint32_t df,
+        index::TermsCache::Default().DocumentFrequency(store, child.terms[0]));
+    if (df == 0) candidates.push_back(c);
+  }
+  if (candidates.empty()) return absl::OkStatus();
+  std::vector<bool> covered(words->size(), false);
+  for (const Run& run : ConceptRuns(*words, *surfaces)) {
+    for (uint32_t k = run.begin; k < run.end; ++k) covered[k] = true;
+  }
+  for (uint32_t c : candidates) {
+    const uint32_t w = first_word[c];
+    if (covered[w]) continue;
+    PAPERDB_ASSIGN_OR_RETURN(
+        std::vector<SpellingCorrection> found,
+        SpellingCorrections(store, root.children[c].surface,
+                            root.children[c].terms[0], CancelFn()));
+    if (found.empty() || found[0].word.empty()) continue;
+    (*words)[w] = std::move(found[0].term);
+    (*surfaces)[w] = std::move(found[0].word);
+    corrected->insert(c);
+  }
+  return absl::OkStatus();
+}
+
 // ExpandConcepts() on one conjunction `root`: its runs of words become
 // groups of the words and the concepts they name. Appends to *added the
 // concepts not in it yet.
@@ -262,6 +311,9 @@ absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
     child_of.resize(words.size(), c);
   }
   first_word.push_back(static_cast<uint32_t>(words.size()));
+  absl::flat_hash_set<uint32_t> corrected;
+  PAPERDB_RETURN_IF_ERROR(CorrectMisspelledWords(
+      store, root, first_word, &words, &surfaces, &corrected));
   std::vector<Run> runs;
   for (Run& run : ConceptRuns(words, surfaces)) {
     // In children: [begin, end) of root.children.
@@ -334,8 +386,11 @@ absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
       rewrite.original += c[k].word;
     }
     // The concept stands for words no paper holds: they are not
-    // spelling-corrected into other words.
-    for (uint32_t k = run->begin; k < run->end; ++k) c[k].concept_word = true;
+    // spelling-corrected into other words (unless they name it through
+    // their correction).
+    for (uint32_t k = run->begin; k < run->end; ++k) {
+      c[k].concept_word = !corrected.contains(k);
+    }
     std::vector<QueryNode> alternatives;
     if (run->end - run->begin == 1) {
       alternatives.push_back(std::move(c[run->begin]));

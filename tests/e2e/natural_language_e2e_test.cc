@@ -229,6 +229,37 @@ TEST_F(NaturalLanguageE2eTest, FieldWordsTheThesaurusKnowsAreNotCorrected) {
               ::testing::Not(::testing::IsEmpty()));
 }
 
+TEST_F(NaturalLanguageE2eTest, AMisspelledWordSearchesAsTheWordItStandsFor) {
+  // "generalisation" stems apart from "generalization"; "optimizaton"
+  // names no concept as typed. Corrected, each ranks as the word: its
+  // stem's other words count less (a KIND_STEM_MATCHES names them) and it
+  // names the word's concept.
+  for (const auto& [typo, word] :
+       {std::pair{"generalisation", "generalization"},
+        std::pair{"optimizaton", "optimization"}}) {
+    const v1::SearchPapersResponse typed = Search(typo);
+    const v1::SearchPapersResponse right = Search(word);
+    EXPECT_THAT(CorrectionsOf(typed, typo), ElementsAre(word));
+    EXPECT_EQ(Ids(typed), Ids(right)) << typo;
+    EXPECT_THAT(typed.concepts(), ::testing::ElementsAreArray(right.concepts()))
+        << typo;
+    bool stems_named = false;
+    for (const v1::QueryRewrite& rewrite : typed.rewrites()) {
+      stems_named |= rewrite.kind() == v1::QueryRewrite::KIND_STEM_MATCHES &&
+                     rewrite.original() == word;
+    }
+    EXPECT_TRUE(stems_named) << typo;
+  }
+  EXPECT_THAT(Search("optimizaton").concepts(), Contains("optimization"));
+  EXPECT_EQ(Ids(Search("optimizaton"))[0], "iclr2024-fe0510f026b67547");
+  // Beside another word a typo that stems as the word matches as it, and
+  // the response still says which word it was read as.
+  const v1::SearchPapersResponse pair = Search("offline reinforcment");
+  EXPECT_THAT(CorrectionsOf(pair, "reinforcment"),
+              ElementsAre("reinforcement"));
+  EXPECT_EQ(Ids(pair), Ids(Search("offline reinforcement")));
+}
+
 TEST_F(NaturalLanguageE2eTest, WordsInAnExclusionAreNotCorrected) {
   // "neutral" and "banana" are in no abstract: excluding them excludes
   // nothing, as "-neutral" alone does; corrected, "neutral" would exclude

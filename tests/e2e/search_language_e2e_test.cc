@@ -144,9 +144,13 @@ TEST_F(SearchLanguageE2eTest, ShortStemsPlusASuffixAreNoCorrection) {
 
   const v1::SearchPapersResponse typo = Search("optimizaton");
   EXPECT_EQ(typo.total_size(), Search("optimization").total_size());
-  ASSERT_EQ(typo.rewrites_size(), 1);
-  EXPECT_EQ(typo.rewrites(0).kind(),
+  // Read as "optimization": its concept, the correction, its stem's other
+  // words.
+  ASSERT_EQ(typo.rewrites_size(), 3);
+  EXPECT_EQ(typo.rewrites(0).kind(), v1::QueryRewrite::KIND_CONCEPT);
+  EXPECT_EQ(typo.rewrites(1).kind(),
             v1::QueryRewrite::KIND_SPELLING_CORRECTION);
+  EXPECT_EQ(typo.rewrites(2).kind(), v1::QueryRewrite::KIND_STEM_MATCHES);
 }
 
 TEST_F(SearchLanguageE2eTest, ProximityPhraseAllowsWordsBetween) {
