@@ -101,17 +101,20 @@ absl::Status IngestFileReactor::Accept() {
   }
   if (messages_ == 1) {
     if (request.file_name().empty()) {
-      return absl::InvalidArgumentError(
-          "the first IngestFileRequest must set file_name");
+      return WithField(absl::InvalidArgumentError(
+                           "the first IngestFileRequest must set file_name"),
+                       "file_name");
     }
     file_name_ = request.file_name();
     PAPERDB_RETURN_IF_ERROR(ValidateFileName(file_name_));
   } else if (!request.file_name().empty() &&
              request.file_name() != file_name_) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "message ", messages_, " of the stream names file \"",
-        absl::CHexEscape(request.file_name()), "\"; the stream is for \"",
-        absl::CHexEscape(file_name_), "\""));
+    return WithField(
+        absl::InvalidArgumentError(absl::StrCat(
+            "message ", messages_, " of the stream names file \"",
+            absl::CHexEscape(request.file_name()), "\"; the stream is for \"",
+            absl::CHexEscape(file_name_), "\"")),
+        "file_name");
   }
   const size_t limit = ingester_->options().max_file_bytes;
   if (request.content().size() > limit - content_.size()) {

@@ -144,9 +144,11 @@ absl::Status QueryEngine::BatchGetPapers(
   for (int i = 0; i < request.names_size(); ++i) {
     absl::StatusOr<v1::Paper> paper = GetPaperLocked(request.names(i));
     if (!paper.ok()) {
-      return absl::Status(
+      absl::Status status(
           paper.status().code(),
           absl::StrCat("names[", i, "]: ", paper.status().message()));
+      if (!absl::IsInvalidArgument(status)) return status;
+      return WithField(std::move(status), absl::StrCat("names[", i, "]"));
     }
     trimmer.Trim(&*paper);
     if (!budget.Take(ElementBytes(*paper))) {

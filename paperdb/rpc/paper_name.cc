@@ -4,11 +4,14 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::rpc {
 
-absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
+namespace {
+
+absl::StatusOr<std::string> ParseName(absl::string_view name) {
   if (name.size() > kMaxNameBytes) {
     return absl::InvalidArgumentError(
         absl::StrCat("name of ", name.size(),
@@ -34,6 +37,14 @@ absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
         "name '", name, "' is malformed: expected \"papers/{id}\""));
   }
   return std::string(id);
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> PaperIdFromName(absl::string_view name) {
+  absl::StatusOr<std::string> id = ParseName(name);
+  if (!id.ok()) return WithField(id.status(), "name");
+  return id;
 }
 
 }  // namespace paperdb::rpc

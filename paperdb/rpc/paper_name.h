@@ -18,7 +18,8 @@ inline constexpr size_t kMaxNameBytes = 512;
 // The id in a paper resource name: "papers/{id}" or a bare id.
 // INVALID_ARGUMENT naming the problem if `name` is empty, longer than
 // kMaxNameBytes, holds a control character or invalid UTF-8 (shown
-// C-escaped), has no id, or an id containing '/'.
+// C-escaped), has no id, or an id containing '/'; its BadRequest field
+// is "name".
 absl::StatusOr<std::string> PaperIdFromName(absl::string_view name);
 
 }  // namespace paperdb::rpc

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/posting_iterator.h"
@@ -60,9 +61,10 @@ absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
   } else if (field == "method") {
     index_field = index::kMethodField;
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("facet_fields: unknown field '", field,
-                     "': expected one of ", kFacetFields));
+    return WithField(absl::InvalidArgumentError(
+                         absl::StrCat("facet_fields: unknown field '", field,
+                                      "': expected one of ", kFacetFields)),
+                     "facet_fields");
   }
   // key -> (count, spelling counts).
   std::map<std::string, std::pair<uint64_t, std::map<std::string, uint64_t>>>

@@ -269,5 +269,72 @@ TEST_F(ProtocolEdgesE2eTest, RepliesStayUnderTheDefaultClientLimit) {
   EXPECT_THAT(status.error_message(), ::testing::HasSubstr("3670016 bytes"));
 }
 
+TEST_F(ProtocolEdgesE2eTest, InvalidArgumentsNameTheirField) {
+  // Each malformed request field is named in a google.rpc.BadRequest.
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetPaperRequest request;
+    request.set_name("papers/a/b");
+    v1::Paper paper;
+    const grpc::Status status = query_->GetPaper(&context, request, &paper);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "name");
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::BatchGetPapersRequest request;
+    request.add_names("papers/iclr2024-57d2834f0813070e");
+    request.add_names("papers/");
+    v1::BatchGetPapersResponse response;
+    const grpc::Status status =
+        query_->BatchGetPapers(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "names[1]");
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query("graph");
+    request.add_facet_fields("colour");
+    v1::SearchPapersResponse response;
+    const grpc::Status status =
+        query_->SearchPapers(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "facet_fields");
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::DeletePaperRequest request;
+    request.set_name("");
+    v1::DeletePaperResponse response;
+    const grpc::Status status =
+        ingest_->DeletePaper(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "name");
+  }
+  for (const bool second_names_another : {false, true}) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::IngestFileResponse response;
+    auto upload = ingest_->IngestFile(&context, &response);
+    v1::IngestFileRequest request;
+    if (second_names_another) {
+      request.set_file_name("first.txt");
+      upload->Write(request);
+      request.set_file_name("second.txt");
+    }
+    request.set_content("ICLR 2024 paper list\n\nAn abstract.\n");
+    upload->Write(request);
+    upload->WritesDone();
+    const grpc::Status status = upload->Finish();
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "file_name") << status.error_message();
+  }
+}
+
 }  // namespace
 }  // namespace paperdb::testing

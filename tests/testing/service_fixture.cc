@@ -90,6 +90,19 @@ google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status) {
   return google::rpc::ErrorInfo();
 }
 
+std::string BadRequestFieldOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  if (!details.ParseFromString(status.error_details())) return "";
+  google::rpc::BadRequest bad_request;
+  for (const auto& detail : details.details()) {
+    if (detail.UnpackTo(&bad_request) &&
+        bad_request.field_violations_size() > 0) {
+      return bad_request.field_violations(0).field();
+    }
+  }
+  return "";
+}
+
 v1::SearchPapersResponse ServiceFixture::SearchOk(
     v1::SearchPapersRequest request) {
   request.set_explain(true);

@@ -81,6 +81,10 @@ class ServiceFixture : public StoreFixture {
 // google.rpc.Status details; an empty one (reason "") if it carries none.
 google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status);
 
+// The field of the first google.rpc.BadRequest field violation `status`
+// carries among its details; "" if it carries none.
+std::string BadRequestFieldOf(const grpc::Status& status);
+
 // The replacements of `response`'s rewrites of `kind`, in rewrite order.
 std::vector<std::string> ReplacementsOf(
     const v1::SearchPapersResponse& response, v1::QueryRewrite::Kind kind);
