@@ -37,23 +37,21 @@ std::string DatasetKey(absl::string_view value) {
 std::vector<text::AnalyzedToken> WithGluedParts(
     absl::string_view word, std::vector<text::AnalyzedToken> whole) {
   if (whole.size() != 1) return whole;
+  const std::vector<size_t> cut_at = text::LetterDigitCuts(word);
+  const size_t cuts = cut_at.size();
+  if (cuts < text::kMaxCompoundParts || cuts >= kMaxPhraseTerms) return whole;
   std::string spaced;
   std::vector<uint32_t> inserted;  // Spaces inserted before spaced[i].
-  uint32_t cuts = 0;
+  size_t next = 0;
   for (size_t i = 0; i < word.size(); ++i) {
-    if (!absl::ascii_isalnum(static_cast<unsigned char>(word[i]))) {
-      return whole;
-    }
-    if (i > 0 &&
-        absl::ascii_isdigit(word[i]) != absl::ascii_isdigit(word[i - 1])) {
+    if (next < cuts && cut_at[next] == i) {
       spaced += ' ';
-      inserted.push_back(cuts);
-      ++cuts;
+      inserted.push_back(static_cast<uint32_t>(next));
+      ++next;
     }
     spaced += word[i];
-    inserted.push_back(cuts);
+    inserted.push_back(static_cast<uint32_t>(next));
   }
-  if (cuts < text::kMaxCompoundParts || cuts >= kMaxPhraseTerms) return whole;
   std::vector<text::AnalyzedToken> parts =
       text::ThreadLocalAnalyzer().Analyze(spaced);
   if (parts.empty()) return whole;

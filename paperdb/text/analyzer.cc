@@ -126,9 +126,6 @@ void RemoveDiacritics(icu::UnicodeString& text) {
   if (U_SUCCESS(error)) text = std::move(composed);
 }
 
-// Byte offsets inside ASCII `word` where letters meet digits ("wikitext2"
-// -> {8}, "ade20k" -> {3, 5}); empty if there are none, or if the word has
-// anything but letters and digits ("5.4", "x'").
 // True if `word` is ASCII and holds no letter (nor an apostrophe, which
 // the stemmer's first step removes).
 bool HasNoAsciiLetter(absl::string_view word) {
@@ -139,19 +136,22 @@ bool HasNoAsciiLetter(absl::string_view word) {
   return true;
 }
 
+}  // namespace
+
 std::vector<size_t> LetterDigitCuts(absl::string_view word) {
+  // A '.' or ',' between two digits is part of the number ("3.5").
+  const auto digit = [&](size_t i) {
+    if (absl::ascii_isdigit(word[i])) return true;
+    return (word[i] == '.' || word[i] == ',') && i > 0 && i + 1 < word.size() &&
+           absl::ascii_isdigit(word[i - 1]) && absl::ascii_isdigit(word[i + 1]);
+  };
   std::vector<size_t> cuts;
   for (size_t i = 0; i < word.size(); ++i) {
-    if (!absl::ascii_isalnum(word[i])) return {};
-    if (i > 0 &&
-        absl::ascii_isdigit(word[i]) != absl::ascii_isdigit(word[i - 1])) {
-      cuts.push_back(i);
-    }
+    if (!absl::ascii_isalnum(word[i]) && !digit(i)) return {};
+    if (i > 0 && digit(i) != digit(i - 1)) cuts.push_back(i);
   }
   return cuts;
 }
-
-}  // namespace
 
 absl::StatusOr<std::unique_ptr<Analyzer>> Analyzer::Create() {
   sb_stemmer* stemmer = sb_stemmer_new("english", "UTF_8");

@@ -43,7 +43,8 @@
 //     are indexed alike, "Wikitext2" holds the word "wikitext", and
 //     "FLAN-MoE-32B" the phrase "32 b" that the query "32B" looks for
 //     (inside a chain the chain's joined token stands for the whole).
-//     Decimals ("5.4") are one token and are not split.
+//     Decimals ("5.4") are one token and are not split; glued to letters
+//     they are one part ("GPT3.5": "gpt", "3.5"; "Qwen2.5").
 
 #ifndef PAPERDB_TEXT_ANALYZER_H_
 #define PAPERDB_TEXT_ANALYZER_H_
@@ -98,6 +99,12 @@ inline constexpr size_t kMaxTermBytes = 256;
 // nobody types glued together, and the cap keeps the index from growing
 // with every hyphen of such a chain. Their parts are indexed as usual.
 inline constexpr size_t kMaxCompoundParts = 4;
+
+// Byte offsets inside ASCII `word` where letters meet digits ("wikitext2":
+// {8}; "ade20k": {3, 5}; "gpt3.5": {3}, a decimal being one number); empty
+// if there are none, or if the word holds anything but letters, digits and
+// decimal points between digits ("5.4", "x'").
+std::vector<size_t> LetterDigitCuts(absl::string_view word);
 
 // Not thread-safe (the Snowball stemmer keeps state): use one per thread.
 class Analyzer {

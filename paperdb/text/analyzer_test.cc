@@ -211,6 +211,21 @@ TEST(AnalyzerTest, TheLastPartOfAnAcronymPluralEndsWithItsS) {
                                                "a100@1[2,7)+", "100@2[3,7)"));
 }
 
+TEST(AnalyzerTest, ADecimalGluedToLettersIsOnePart) {
+  // "GPT3.5" is indexed as "GPT-3.5" is: the name, the version, the whole.
+  EXPECT_THAT(
+      Describe("GPT3.5 and GPT-3.5"),
+      ElementsAre("gpt@0[0,3)", "gpt3.5@0[0,6)+", "3.5@1[3,6)", "and@2[7,10)",
+                  "gpt@3[11,14)", "gpt3.5@3[11,18)+", "3.5@4[15,18)"));
+  // Inside a chain the version is a part too: "qwen" finds "Qwen2.5-7B".
+  EXPECT_THAT(Describe("Qwen2.5-7B"),
+              ElementsAre("qwen@0[0,4)", "qwen2.57b@0[0,10)+", "2.5@1[4,7)",
+                          "7@2[8,9)", "b@3[9,10)"));
+  EXPECT_THAT(LetterDigitCuts("llama3.1"), ElementsAre(5));
+  EXPECT_THAT(LetterDigitCuts("x.5"), ElementsAre());
+  EXPECT_THAT(LetterDigitCuts("5.4"), ElementsAre());
+}
+
 TEST(AnalyzerTest, StopwordPartsAreJoinedToo) {
   const std::vector<AnalyzedToken> tokens =
       ThreadLocalAnalyzer().Analyze("state-of-the-art methods");

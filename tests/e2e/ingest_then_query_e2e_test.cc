@@ -138,6 +138,33 @@ TEST_F(IngestThenQueryE2eTest, AGluedModelNameFindsItWrittenApart) {
   EXPECT_EQ(shown, (std::set<std::string>{"Mixtral 8x7B", "Mixtral-8x7B"}));
 }
 
+TEST_F(IngestThenQueryE2eTest, AVersionedModelNameMatchesHoweverItIsWritten) {
+  ASSERT_TRUE(Ingest("versions.txt",
+                     "NeurIPS 2024 paper list\n\nWe fine-tune Qwen2.5-7B "
+                     "with quokkanomic rewards.\n\nLlama3.1 distils "
+                     "quokkanomic traces.\n")
+                  .ok());
+  ASSERT_TRUE(engine_->CatchUp().ok());
+  // The family name alone, the version glued or apart: each finds its
+  // paper, and only it among the quokkanomic ones.
+  for (const auto& [query, total] :
+       std::vector<std::pair<std::string, int64_t>>{
+           {"qwen quokkanomic", 1},
+           {"qwen2.5 quokkanomic", 1},
+           {"\"Qwen 2.5\" quokkanomic", 1},
+           {"llama3.1 quokkanomic", 1},
+           {"\"Llama 3.1\" quokkanomic", 1},
+           {"llama quokkanomic", 1},
+           {"quokkanomic", 2}}) {
+    v1::SearchPapersRequest request;
+    request.set_query(query);
+    request.set_matching_strategy(v1::MATCHING_STRATEGY_ALL);
+    EXPECT_EQ(SearchOk(request).total_size(), total) << query;
+  }
+  // GPT-3.5 of the bundled corpus, typed glued.
+  EXPECT_EQ(SearchTotal("gpt3.5"), 1);
+}
+
 TEST_F(IngestThenQueryE2eTest, BadFileIsRejectedAndStoresNothing) {
   v1::IngestFileResponse response;
 
