@@ -43,6 +43,7 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
   // The stem's occurrences without a form term are words folded to the
   // stem or the stem plus "e" (text::HasFormTerm()).
   bool unmarked_same = !text::HasFormTerm(typed, stem) ||
+                       text::HasUnmarkedInflection(typed, stem) ||
                        text::AreInflections(typed, stem) ||
                        text::AreInflections(typed, absl::StrCat(stem, "e"));
   // A typed word that no paper holds, not English, may be a typo of one

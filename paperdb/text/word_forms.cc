@@ -86,6 +86,17 @@ bool HasFormTerm(absl::string_view folded, absl::string_view stem) {
          !AreInflections(folded, absl::StrCat(stem, "e"));
 }
 
+bool HasUnmarkedInflection(absl::string_view word, absl::string_view stem) {
+  // Only -ies and -ied reach a stem the word itself does not: "policies"
+  // without "es" is "polici". (Other inflections meet a stem through the
+  // word's own bases, or through a doubled consonant of a non-word:
+  // "neuralled" is not an inflection of "neurall".)
+  if (word.size() < 3 || !absl::EndsWith(word, "y")) return false;
+  const absl::string_view base = word.substr(0, word.size() - 1);
+  return !HasFormTerm(absl::StrCat(base, "ies"), stem) ||
+         !HasFormTerm(absl::StrCat(base, "ied"), stem);
+}
+
 std::string FormTerm(absl::string_view stem, absl::string_view folded) {
   return absl::StrCat("\x03", stem, "\x1f", folded);
 }

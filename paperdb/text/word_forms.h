@@ -44,6 +44,12 @@ inline bool IsFormTerm(absl::string_view term) {
   return !term.empty() && term[0] == '\x03';
 }
 
+// True if the -ies or -ied inflection of the folded word `word` (ending in
+// "y") has no form term under `stem`, being the stem inflected: "policy"
+// (stem "polici") has "policies", which folds to it. Papers holding only
+// such an inflection hold the word.
+bool HasUnmarkedInflection(absl::string_view word, absl::string_view stem);
+
 // The folded word of a form term ("" if `term` is not one).
 absl::string_view FormOf(absl::string_view term);
 

@@ -39,6 +39,15 @@ TEST(WordFormsTest, WordsOfOneStemThatAreOtherWordsAreNot) {
   }
 }
 
+TEST(WordFormsTest, AnInflectionFoldedToTheStemIsFound) {
+  // "policies" stems to "polici" and is indexed without a form term.
+  EXPECT_TRUE(HasUnmarkedInflection("policy", "polici"));
+  EXPECT_TRUE(HasUnmarkedInflection("study", "studi"));
+  EXPECT_FALSE(HasUnmarkedInflection("university", "univers"));
+  EXPECT_FALSE(HasUnmarkedInflection("experience", "experi"));
+  EXPECT_FALSE(HasUnmarkedInflection("informative", "inform"));
+}
+
 TEST(WordFormsTest, FormTermsNameTheFoldedWordUnderItsStem) {
   EXPECT_EQ(FormTerm("experi", "experience"),
             "\x03"

@@ -46,6 +46,16 @@ TEST_F(WordFormsE2eTest, ThePaperHoldingTheTypedWordRanksFirst) {
   EXPECT_THAT(response.rewrites(0).replacements(), Contains("information"));
 }
 
+TEST_F(WordFormsE2eTest, APluralInIesIsTheWord) {
+  // Two of the seven papers write only "policies" (stem "polici", no
+  // form term): they hold the word "policy", in full and when quoted.
+  const v1::SearchPapersResponse policy = Search("policy", 20);
+  EXPECT_EQ(policy.total_size(), 7);
+  EXPECT_EQ(Ids(policy), Ids(Search("policies", 20)));
+  EXPECT_EQ(policy.rewrites_size(), 0);
+  EXPECT_EQ(Search("\"policy\"", 20).total_size(), 7);
+}
+
 TEST_F(WordFormsE2eTest, AQuotedWordMatchesItsOwnPapersOnly) {
   EXPECT_THAT(Ids(Search("\"informative\"")), ElementsAre(kRs2));
   EXPECT_EQ(Search("\"informative\"").total_size(), 1);
