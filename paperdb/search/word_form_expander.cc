@@ -69,7 +69,7 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
     }
   }
   std::vector<std::string> same, other;
-  uint64_t same_df = 0;
+  uint64_t same_df = 0, other_df = 0;
   for (index::TermDf& form : forms) {
     if (form.df == 0) continue;
     const absl::string_view word = text::FormOf(form.term);
@@ -81,6 +81,7 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
       if (resolution.other_words.size() < kMaxFormsShown) {
         resolution.other_words.emplace_back(word);
       }
+      other_df += form.df;
       other.push_back(std::move(form.term));
     }
   }
@@ -95,6 +96,12 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
   // Only the stem's own word matched ("neurall": papers write "neural"):
   // it is the word to name.
   if (unmarked_other && resolution.other_words.empty()) {
+    resolution.other_words.push_back(UnmarkedWord(stem));
+  } else if (unmarked_other && stem_df > same_df + other_df &&
+             text::IsEnglishWord(UnmarkedWord(stem))) {
+    // Some papers hold only the stem's own word ("general" under
+    // "generalization"): it is named beside the others, after the
+    // kMaxFormsShown of them.
     resolution.other_words.push_back(UnmarkedWord(stem));
   }
   node->split_forms = true;

@@ -26,7 +26,8 @@ struct WordFormResolution {
   // first (at most kMaxFormsShown); words folded to the stem or the stem
   // plus "e", which the index does not name, are listed as the stem when
   // they are all that matched and are not the typed word ("neurall":
-  // "neural").
+  // "neural"), or, as an English word, after the others when some papers
+  // are known to hold only them ("generalization": ..., "general").
   std::vector<std::string> other_words;
   // False if no paper holds the typed word or an inflection of it: every
   // match of the stem is another word.
