@@ -71,6 +71,19 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
   auto pause = [] {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   };
+  // Passes the reader completed. After each stage the writer waits for two
+  // more (at most 10 s), so that a reader slower than the writes (under
+  // ASan, beside other tests) still reads each stage's state whole.
+  std::atomic<int> passes{0};
+  auto settle = [&passes] {
+    const int target = passes.load() + 2;
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (passes.load() < target &&
+           std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  };
   std::thread writer([&] {
     for (int f = 0; f < kFiles; ++f) {
       ASSERT_THAT(ingester.IngestContent(absl::StrCat("f", f, ".txt"),
@@ -78,16 +91,19 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
                   IsOk());
       pause();
     }
+    settle();
     for (int f = 0; f < kFiles; f += 2) {  // Even files: a new version.
       ASSERT_THAT(ingester.IngestContent(absl::StrCat("f", f, ".txt"),
                                          FileContent(f, 2)),
                   IsOk());
       pause();
     }
+    settle();
     for (int f = 1; f < kFiles; f += 4) {  // Some odd files: deleted.
       ASSERT_THAT(writer_->DeleteSource(absl::StrCat("f", f, ".txt")), IsOk());
       pause();
     }
+    settle();
     writing = false;
   });
   // A second engine, opened while the writer is busy.
@@ -132,6 +148,7 @@ TEST_F(ReadersDuringWritesTest, EveryAnswerShowsWholeFiles) {
       }
     }
     states.insert(pass_total);
+    ++passes;
   }
   writer.join();
   late_reader.join();
