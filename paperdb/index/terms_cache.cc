@@ -1,6 +1,7 @@
 #include "paperdb/index/terms_cache.h"
 
 #include <memory>
+#include <optional>
 
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
@@ -27,10 +28,9 @@ TermsCache& TermsCache::Default() {
 absl::StatusOr<uint32_t> TermsCache::DocumentFrequency(
     const storage::Store& store, absl::string_view term) {
   const uint64_t sequence = store.LatestSequenceNumber();
-  Key key{store.instance_id(), absl::StrCat("d", term)};
-  std::vector<TermDf> cached;
-  if (Lookup(key, sequence, &cached)) {
-    return cached.empty() ? 0 : cached[0].df;
+  StoreKey key{store.instance_id(), absl::StrCat("d", term)};
+  if (std::optional<std::vector<TermDf>> cached = lru_.Lookup(key, sequence)) {
+    return cached->empty() ? 0 : (*cached)[0].df;
   }
   absl::StatusOr<std::string> value = store.Get(storage::Column::kTerms, term);
   uint32_t df = 0;
@@ -41,16 +41,21 @@ absl::StatusOr<uint32_t> TermsCache::DocumentFrequency(
   }
   std::vector<TermDf> entry;
   if (df > 0) entry.push_back({std::string(term), df});
-  Insert(std::move(key), sequence, std::move(entry));
+  lru_.Insert(std::move(key), sequence, std::move(entry));
   return df;
 }
 
 absl::StatusOr<std::vector<TermDf>> TermsCache::Scan(
     const storage::Store& store, absl::string_view prefix, size_t limit) {
   const uint64_t sequence = store.LatestSequenceNumber();
-  Key key{store.instance_id(), absl::StrCat("s", limit, ":", prefix)};
+  StoreKey key{store.instance_id(), absl::StrCat("s", limit, ":", prefix)};
+  if (limit <= kMaxCachedScan) {
+    if (std::optional<std::vector<TermDf>> cached =
+            lru_.Lookup(key, sequence)) {
+      return *std::move(cached);
+    }
+  }
   std::vector<TermDf> out;
-  if (limit <= kMaxCachedScan && Lookup(key, sequence, &out)) return out;
   std::unique_ptr<storage::StoreIterator> it =
       store.NewIterator(storage::Column::kTerms);
   for (it->Seek(prefix);
@@ -61,43 +66,8 @@ absl::StatusOr<std::vector<TermDf>> TermsCache::Scan(
     if (df > 0) out.push_back({std::string(it->key()), df});
   }
   PAPERDB_RETURN_IF_ERROR(it->status());
-  if (limit <= kMaxCachedScan) Insert(std::move(key), sequence, out);
+  if (limit <= kMaxCachedScan) lru_.Insert(std::move(key), sequence, out);
   return out;
-}
-
-size_t TermsCache::size() const {
-  absl::MutexLock lock(&mu_);
-  return index_.size();
-}
-
-bool TermsCache::Lookup(const Key& key, uint64_t sequence,
-                        std::vector<TermDf>* value) {
-  absl::MutexLock lock(&mu_);
-  auto found = index_.find(key);
-  if (found == index_.end()) return false;
-  if (found->second->sequence != sequence) {
-    lru_.erase(found->second);
-    index_.erase(found);
-    return false;
-  }
-  lru_.splice(lru_.begin(), lru_, found->second);
-  *value = found->second->value;
-  return true;
-}
-
-void TermsCache::Insert(Key key, uint64_t sequence, std::vector<TermDf> value) {
-  if (max_entries_ == 0) return;
-  absl::MutexLock lock(&mu_);
-  if (auto found = index_.find(key); found != index_.end()) {
-    lru_.erase(found->second);
-    index_.erase(found);
-  }
-  lru_.push_front(Entry{key, sequence, std::move(value)});
-  index_.emplace(std::move(key), lru_.begin());
-  while (index_.size() > max_entries_) {
-    index_.erase(lru_.back().key);
-    lru_.pop_back();
-  }
 }
 
 }  // namespace paperdb::index

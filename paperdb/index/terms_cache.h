@@ -5,24 +5,19 @@
 // small corpora they were half of a search's time.
 //
 // Like PostingCache, an entry is valid for the Store instance and sequence
-// number it was read at; least recently used entries go first once the
-// entry limit is reached. Thread-safe.
+// number it was read at (SequencedLru); least recently used entries go
+// first once the entry limit is reached. Thread-safe.
 
 #ifndef PAPERDB_INDEX_TERMS_CACHE_H_
 #define PAPERDB_INDEX_TERMS_CACHE_H_
 
 #include <cstdint>
-#include <list>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "absl/synchronization/mutex.h"
-#include "paperdb/index/store_key.h"
+#include "paperdb/index/sequenced_lru.h"
 #include "paperdb/storage/store.h"
 
 namespace paperdb::index {
@@ -42,7 +37,7 @@ class TermsCache {
  public:
   static constexpr size_t kDefaultMaxEntries = 1 << 16;
 
-  explicit TermsCache(size_t max_entries) : max_entries_(max_entries) {}
+  explicit TermsCache(size_t max_entries) : lru_(max_entries) {}
   TermsCache(const TermsCache&) = delete;
   TermsCache& operator=(const TermsCache&) = delete;
 
@@ -52,8 +47,7 @@ class TermsCache {
   // The number of papers holding `term` in `store` (0 if none). DATA_LOSS
   // for a malformed value, INTERNAL for store errors.
   absl::StatusOr<uint32_t> DocumentFrequency(const storage::Store& store,
-                                             absl::string_view term)
-      ABSL_LOCKS_EXCLUDED(mu_);
+                                             absl::string_view term);
 
   // The first `limit` stored terms starting with `prefix` whose document
   // frequency is above 0, in key order. Cached only if
@@ -61,32 +55,13 @@ class TermsCache {
   static constexpr size_t kMaxCachedScan = 100;
   absl::StatusOr<std::vector<TermDf>> Scan(const storage::Store& store,
                                            absl::string_view prefix,
-                                           size_t limit)
-      ABSL_LOCKS_EXCLUDED(mu_);
+                                           size_t limit);
 
   // Entries held, for tests.
-  size_t size() const ABSL_LOCKS_EXCLUDED(mu_);
+  size_t size() const { return lru_.size(); }
 
  private:
-  // The store instance and 'd' + term, or 's' + limit + ':' + prefix.
-  using Key = StoreKey;
-  struct Entry {
-    Key key;
-    uint64_t sequence = 0;  // Store::LatestSequenceNumber() when read.
-    std::vector<TermDf> value;
-  };
-  using Lru = std::list<Entry>;  // Most recently used first.
-
-  // The cached value of `key` if current at `sequence`.
-  bool Lookup(const Key& key, uint64_t sequence, std::vector<TermDf>* value)
-      ABSL_LOCKS_EXCLUDED(mu_);
-  void Insert(Key key, uint64_t sequence, std::vector<TermDf> value)
-      ABSL_LOCKS_EXCLUDED(mu_);
-
-  const size_t max_entries_;
-  mutable absl::Mutex mu_;
-  Lru lru_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<Key, Lru::iterator> index_ ABSL_GUARDED_BY(mu_);
+  SequencedLru<std::vector<TermDf>> lru_;
 };
 
 }  // namespace paperdb::index

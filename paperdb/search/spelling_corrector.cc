@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
+#include "paperdb/index/sequenced_lru.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
 #include "paperdb/text/stopwords.h"
@@ -184,7 +186,10 @@ bool IsTypoOf(absl::string_view typed, absl::string_view word) {
   return EditDistance(a, Decode(word), max_distance) <= max_distance;
 }
 
-absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
+namespace {
+
+// SpellingCorrections() without its cache.
+absl::StatusOr<std::vector<SpellingCorrection>> ScanCorrections(
     const storage::Store& store, absl::string_view folded_word,
     absl::string_view stem_term, const CancelFn& cancelled) {
   std::vector<SpellingCorrection> out;
@@ -271,6 +276,30 @@ absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
     out.push_back(std::move(t));
   }
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
+    const storage::Store& store, absl::string_view folded_word,
+    absl::string_view stem_term, const CancelFn& cancelled) {
+  // A scan reads up to 200,000 terms, and a query asks it twice for one
+  // word (the concept and the word expansions): answers are kept until the
+  // store changes.
+  static auto* const cache =
+      new index::SequencedLru<std::vector<SpellingCorrection>>(4096);
+  const uint64_t sequence = store.LatestSequenceNumber();
+  index::StoreKey key{store.instance_id(),
+                      absl::StrCat(folded_word, "\n", stem_term)};
+  if (std::optional<std::vector<SpellingCorrection>> cached =
+          cache->Lookup(key, sequence)) {
+    return *std::move(cached);
+  }
+  PAPERDB_ASSIGN_OR_RETURN(
+      std::vector<SpellingCorrection> found,
+      ScanCorrections(store, folded_word, stem_term, cancelled));
+  cache->Insert(std::move(key), sequence, found);
+  return found;
 }
 
 uint32_t EditDistance(std::u32string_view a, std::u32string_view b,

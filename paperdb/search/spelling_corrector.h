@@ -45,7 +45,9 @@ struct SpellingCorrection {
 // for a word under 5 or over kMaxCorrectedLength code points or with a
 // digit ("resnet18": a name with a version). Scans at most 200,000 terms
 // sharing the first character, asking `cancelled` every 4,096: CANCELLED
-// once it says so. Store errors; DATA_LOSS for a bad document frequency.
+// once it says so. Answers are kept in memory (4,096 of them) until the
+// store's sequence number changes. Store errors; DATA_LOSS for a bad
+// document frequency.
 absl::StatusOr<std::vector<SpellingCorrection>> SpellingCorrections(
     const storage::Store& store, absl::string_view word, absl::string_view stem,
     const CancelFn& cancelled);

@@ -1,9 +1,39 @@
 #include "paperdb/search/spelling_corrector.h"
 
 #include "gtest/gtest.h"
+#include "tests/testing/status_matchers.h"
+#include "tests/testing/store_fixture.h"
 
 namespace paperdb::search {
 namespace {
+
+using ::paperdb::testing::IsOk;
+using ::paperdb::testing::MakePaper;
+
+class SpellingCorrectionsTest : public ::paperdb::testing::StoreFixture {};
+
+TEST_F(SpellingCorrectionsTest, AnAnswerHoldsUntilTheStoreChanges) {
+  ASSERT_THAT(writer_->Commit({MakePaper("a", "semantic segmentation")}),
+              IsOk());
+
+  auto first = SpellingCorrections(*store_, "segmantation", "segmant", {});
+  auto again = SpellingCorrections(*store_, "segmantation", "segmant", {});
+  ASSERT_THAT(writer_->Commit({MakePaper("b", "segmentation masks", "b.txt")}),
+              IsOk());
+  auto after = SpellingCorrections(*store_, "segmantation", "segmant", {});
+
+  ASSERT_THAT(first, IsOk());
+  ASSERT_EQ(first->size(), 1u);
+  EXPECT_EQ((*first)[0].term, "segment");
+  EXPECT_EQ((*first)[0].word, "segmentation");
+  EXPECT_EQ((*first)[0].df, 1u);
+  ASSERT_THAT(again, IsOk());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].df, 1u);
+  ASSERT_THAT(after, IsOk());
+  ASSERT_EQ(after->size(), 1u);
+  EXPECT_EQ((*after)[0].df, 2u);
+}
 
 TEST(EditDistanceTest, CountsATranspositionAsOneEdit) {
   EXPECT_EQ(EditDistance(U"nueral", U"neural", 2), 1u);
