@@ -137,7 +137,7 @@ absl::StatusOr<uint32_t> WordDistance(const storage::Store& store,
                                       std::string* nearest) {
   static const char* const kInflections[] = {"",  "s", "es",  "ed", "ing",
                                              "e", "y", "ies", "er", "ers"};
-  uint32_t best = InflectedDistance(word, Decode(key), max_distance);
+  uint32_t best = max_distance + 1;
   nearest->clear();
   auto consider = [&](std::string candidate) {
     const uint32_t d = EditDistance(word, Decode(candidate), max_distance);

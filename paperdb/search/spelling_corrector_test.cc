@@ -35,6 +35,22 @@ TEST_F(SpellingCorrectionsTest, AnAnswerHoldsUntilTheStoreChanges) {
   EXPECT_EQ((*after)[0].df, 2u);
 }
 
+// A correction is within the documented distance of a word the corpus
+// writes, not of its stem plus any suffix: "neuralabc" is two edits from
+// "neural" + "able", which no paper writes.
+TEST_F(SpellingCorrectionsTest, TheDistanceIsToAWordTheCorpusWrites) {
+  ASSERT_THAT(writer_->Commit({MakePaper("a", "neural networks")}), IsOk());
+
+  auto far = SpellingCorrections(*store_, "neuralabc", "neuralabc", {});
+  auto near = SpellingCorrections(*store_, "nueral", "nueral", {});
+
+  ASSERT_THAT(far, IsOk());
+  EXPECT_TRUE(far->empty());
+  ASSERT_THAT(near, IsOk());
+  ASSERT_EQ(near->size(), 1u);
+  EXPECT_EQ((*near)[0].term, "neural");
+}
+
 TEST(EditDistanceTest, CountsATranspositionAsOneEdit) {
   EXPECT_EQ(EditDistance(U"nueral", U"neural", 2), 1u);
   EXPECT_EQ(EditDistance(U"modles", U"models", 2), 1u);
