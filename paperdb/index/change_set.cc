@@ -14,6 +14,7 @@
 #include "paperdb/index/field_terms.h"
 #include "paperdb/index/inverted_run.h"
 #include "paperdb/index/next_words.h"
+#include "paperdb/index/paper_concepts.h"
 #include "paperdb/index/posting_block.h"
 #include "paperdb/index/token_spans.h"
 #include "paperdb/index/varint.h"
@@ -141,8 +142,7 @@ AnalyzedPaper AnalyzePaper(v1::Paper paper) {
   // posting per mention, at its first word.
   absl::flat_hash_map<uint32_t, size_t> concept_slot;
   const semantic::ConceptLexicon& lexicon = semantic::ConceptLexicon::Default();
-  for (const semantic::ConceptMention& m :
-       lexicon.MatchTokens(paper.abstract(), tokens)) {
+  for (const semantic::ConceptMention& m : PaperConcepts(paper, tokens)) {
     auto [slot, added] =
         concept_slot.emplace(m.concept_index, analyzed.terms.size());
     if (added) {

@@ -60,7 +60,8 @@ std::vector<ByteSpan> Highlight(absl::string_view text,
   for (uint32_t u = 0; u < units.size(); ++u) {
     const MatchUnit& unit = units[u];
     const size_t n = unit.terms.size();
-    const uint32_t weight = static_cast<uint32_t>(n);
+    const uint32_t weight =
+        unit.weight > 0 ? unit.weight : static_cast<uint32_t>(n);
     if (n == 0) continue;
     if (n == 1 || unit.slop == 0) {
       for (const text::AnalyzedToken& first : tokens) {
@@ -128,7 +129,8 @@ std::vector<ByteSpan> HighlightAt(
   for (uint32_t u = 0; u < units.size(); ++u) {
     const MatchUnit& unit = units[u];
     const size_t n = unit.terms.size();
-    const uint32_t weight = static_cast<uint32_t>(n);
+    const uint32_t weight =
+        unit.weight > 0 ? unit.weight : static_cast<uint32_t>(n);
     if (n == 0) continue;
     if (n == 1 || unit.slop == 0) {
       for (const uint32_t p : positions_of(unit.terms[0])) {

@@ -21,7 +21,7 @@ struct ByteSpan {
   uint32_t start = 0;
   uint32_t end = 0;
   uint32_t clause = 0;  // From Highlight(): index of the unit matched.
-  uint32_t weight = 1;  // From Highlight(): the clause's number of terms.
+  uint32_t weight = 1;  // From Highlight(): MatchUnit::weight, or its terms.
   bool operator==(const ByteSpan& other) const {
     return start == other.start && end == other.end;
   }

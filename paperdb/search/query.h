@@ -99,6 +99,10 @@ struct Query {
 struct MatchUnit {
   std::vector<std::string> terms;  // One term, or a phrase's terms.
   uint32_t slop = 0;
+  // What a highlight of the unit counts when a snippet's window is chosen
+  // (ByteSpan::weight); 0: its number of terms. A concept's term counts 1,
+  // so the words typed decide the window before a concept's longer names.
+  uint32_t weight = 0;
 };
 
 // The distinct highlightable units of `node`, excluded subtrees skipped.

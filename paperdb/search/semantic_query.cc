@@ -123,11 +123,12 @@ QueryNode ConceptNode(uint32_t concept_index, uint32_t position) {
   return term;
 }
 
-// Appends the analyzed terms of `concept_index` to `units`.
+// Appends the analyzed terms of `concept_index` to `units`, each of weight
+// 1.
 void AddUnits(uint32_t concept_index, std::vector<MatchUnit>* units) {
   for (const std::vector<std::string>& stems :
        semantic::ConceptLexicon::Default().term_stems(concept_index)) {
-    units->push_back({stems, 0});
+    units->push_back({.terms = stems, .slop = 0, .weight = 1});
   }
 }
 

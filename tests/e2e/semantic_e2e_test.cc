@@ -318,5 +318,28 @@ TEST_F(SemanticE2eTest, AnAbbreviationFindsItsSpelledOutForm) {
   EXPECT_EQ(response.results(0).match_source(), v1::MATCH_SOURCE_CONCEPTS);
 }
 
+// The bundled Hoyer BANN abstract defines "Binary Neural networks (BNN)":
+// its BNNs are not the thesaurus's Bayesian neural networks.
+TEST_F(SemanticE2eTest, AnAbstractsOwnAcronymDecidesItsConcept) {
+  const v1::SearchPapersResponse response =
+      Search("Bayesian neural network", v1::SEMANTIC_MODE_ONLY);
+  EXPECT_THAT(response.concepts(), ElementsAre("bayesian_neural_network"));
+  EXPECT_EQ(response.results_size(), 0);
+}
+
+// The words typed choose the snippet before a concept's longer names:
+// LIFT writes "leading indicators" five times and "time series
+// forecasting" once.
+TEST_F(SemanticE2eTest, TheWordsTypedChooseTheSnippet) {
+  v1::SearchPapersRequest request;
+  request.set_query("\"leading indicators\" forecasting");
+  request.set_snippet_length(80);
+  const v1::SearchPapersResponse response = SearchOk(std::move(request));
+  ASSERT_GE(response.results_size(), 1);
+  EXPECT_EQ(response.results(0).paper().id(), "iclr2024-f791c9de5a54a17f");
+  EXPECT_THAT(response.results(0).snippet().text(),
+              ::testing::HasSubstr("leading indicators"));
+}
+
 }  // namespace
 }  // namespace paperdb::testing
