@@ -8,7 +8,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/strip.h"
 #include "absl/time/clock.h"
+#include "google/protobuf/descriptor.h"
 #include "grpcpp/server_context.h"
 #include "grpcpp/support/interceptor.h"
 #include "paperdb/common/logging.h"
@@ -55,6 +57,22 @@ std::string NewRequestId() {
 
 // Longest request id taken from a client; longer ones are replaced.
 constexpr size_t kMaxRequestIdBytes = 128;
+
+// True if `method` ("/package.Service/Method") is a method of a service
+// compiled into this binary (its descriptor is in the generated pool) or of
+// gRPC's health service. Any other path a client sends is answered
+// UNIMPLEMENTED, and is counted under one label: a label per path would let
+// any client grow the registry without bound.
+bool IsKnownMethod(absl::string_view method) {
+  if (absl::StartsWith(method, "/grpc.health.v1.Health/")) return true;
+  if (!absl::ConsumePrefix(&method, "/")) return false;
+  const size_t slash = method.find('/');
+  if (slash == absl::string_view::npos) return false;
+  const std::string full_name =
+      absl::StrCat(method.substr(0, slash), ".", method.substr(slash + 1));
+  return google::protobuf::DescriptorPool::generated_pool()->FindMethodByName(
+             full_name) != nullptr;
+}
 
 class RpcInterceptor : public grpc::experimental::Interceptor {
  public:
@@ -175,7 +193,8 @@ ServerMetrics::ServerMetrics(absl::string_view server)
 
 void ServerMetrics::ObserveCall(absl::string_view method, grpc::StatusCode code,
                                 absl::Duration latency) {
-  const std::string name(method);
+  const std::string name =
+      IsKnownMethod(method) ? std::string(method) : kUnknownMethod;
   calls_.Add({{"method", name}, {"code", CodeName(code)}}).Increment();
   latency_.Add({{"method", name}}, LatencyBuckets())
       .Observe(absl::ToDoubleSeconds(latency));

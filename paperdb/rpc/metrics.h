@@ -29,6 +29,9 @@
 
 namespace paperdb::rpc {
 
+// The `method` label of calls to a method no service of the binary has.
+inline constexpr char kUnknownMethod[] = "unknown";
+
 // Thread safety: all methods may be called concurrently.
 class ServerMetrics {
  public:
@@ -36,7 +39,9 @@ class ServerMetrics {
   explicit ServerMetrics(absl::string_view server);
 
   // Counts one call of `method` ("/paperdb.v1.QueryService/SearchPapers")
-  // that ended with `code` after `latency`.
+  // that ended with `code` after `latency`; a method of no service compiled
+  // into the binary (nor gRPC health) is counted as kUnknownMethod, so
+  // clients cannot add labels.
   void ObserveCall(absl::string_view method, grpc::StatusCode code,
                    absl::Duration latency);
 

@@ -37,19 +37,44 @@ absl::StatusOr<StartedServer> StartCounted(ServerMetrics* metrics,
 
 TEST(ServerMetricsTest, CountsCallsByMethodAndCode) {
   ServerMetrics metrics("test_service");
+  constexpr char kSearch[] = "/paperdb.v1.QueryService/SearchPapers";
 
-  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(2));
-  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(3));
-  metrics.ObserveCall("/a.B/C", grpc::StatusCode::NOT_FOUND,
+  metrics.ObserveCall(kSearch, grpc::StatusCode::OK, absl::Milliseconds(2));
+  metrics.ObserveCall(kSearch, grpc::StatusCode::OK, absl::Milliseconds(3));
+  metrics.ObserveCall(kSearch, grpc::StatusCode::NOT_FOUND,
                       absl::Milliseconds(1));
 
   const std::string text = Exposition(metrics);
   EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
-                              "code=\"OK\",method=\"/a.B/C\"} 2"));
+                              "code=\"OK\",method=\"/paperdb.v1.QueryService/"
+                              "SearchPapers\"} 2"));
   EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
-                              "code=\"NOT_FOUND\",method=\"/a.B/C\"} 1"));
+                              "code=\"NOT_FOUND\",method=\"/paperdb.v1."
+                              "QueryService/SearchPapers\"} 1"));
   EXPECT_THAT(text, HasSubstr("paperdb_rpc_latency_seconds_count{server=\"test_"
-                              "service\",method=\"/a.B/C\"} 3"));
+                              "service\",method=\"/paperdb.v1.QueryService/"
+                              "SearchPapers\"} 3"));
+}
+
+// Paths of no service share one label: a client sending made-up methods
+// adds no series.
+TEST(ServerMetricsTest, MethodsOfNoServiceShareOneLabel) {
+  ServerMetrics metrics("test_service");
+
+  metrics.ObserveCall("/a.B/C", grpc::StatusCode::UNIMPLEMENTED,
+                      absl::Milliseconds(1));
+  metrics.ObserveCall("/x0123/m", grpc::StatusCode::UNIMPLEMENTED,
+                      absl::Milliseconds(1));
+  metrics.ObserveCall("/paperdb.v1.QueryService/Nope",
+                      grpc::StatusCode::UNIMPLEMENTED, absl::Milliseconds(1));
+  metrics.ObserveCall("no-slash", grpc::StatusCode::UNIMPLEMENTED,
+                      absl::Milliseconds(1));
+
+  const std::string text = Exposition(metrics);
+  EXPECT_THAT(text, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
+                              "code=\"UNIMPLEMENTED\",method=\"unknown\"} 4"));
+  EXPECT_THAT(text, Not(HasSubstr("/a.B/C")));
+  EXPECT_THAT(text, Not(HasSubstr("x0123")));
 }
 
 TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
@@ -164,7 +189,8 @@ TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
 
 TEST(StartMetricsServerTest, ServesTheRegistryOverHttp) {
   ServerMetrics metrics("test_service");
-  metrics.ObserveCall("/a.B/C", grpc::StatusCode::OK, absl::Milliseconds(2));
+  metrics.ObserveCall("/grpc.health.v1.Health/Check", grpc::StatusCode::OK,
+                      absl::Milliseconds(2));
 
   auto server = StartMetricsServer("127.0.0.1:0", &metrics);
 
@@ -182,7 +208,8 @@ TEST(StartMetricsServerTest, ServesTheRegistryOverHttp) {
     body.append(buffer, n);
   pclose(pipe);
   EXPECT_THAT(body, HasSubstr("paperdb_rpc_calls_total{server=\"test_service\","
-                              "code=\"OK\",method=\"/a.B/C\"} 1"));
+                              "code=\"OK\",method=\"/grpc.health.v1.Health/"
+                              "Check\"} 1"));
 }
 
 }  // namespace
