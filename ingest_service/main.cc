@@ -304,6 +304,15 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  // The server's tokens and certificates are read before the store is
+  // opened: a usage error leaves no new store behind.
+  absl::StatusOr<paperdb::rpc::SecurityConfig> security =
+      serve ? paperdb::rpc::SecurityConfigFromFlags()
+            : paperdb::rpc::SecurityConfig();
+  if (!security.ok()) {
+    std::cerr << "ingest_service: " << security.status().message() << "\n";
+    return 2;
+  }
   auto store = paperdb::storage::Store::OpenPrimary(absl::GetFlag(FLAGS_db));
   if (!store.ok()) {
     std::cerr << "ingest_service: " << store.status().message() << "\n";
@@ -365,12 +374,6 @@ int main(int argc, char** argv) {
     return status;
   }
 
-  absl::StatusOr<paperdb::rpc::SecurityConfig> security =
-      paperdb::rpc::SecurityConfigFromFlags();
-  if (!security.ok()) {
-    std::cerr << "ingest_service: " << security.status().message() << "\n";
-    return 2;
-  }
   const paperdb::rpc::Authenticator authenticator(security->auth);
   paperdb::rpc::ServerMetrics metrics("ingest_service");
   paperdb::ingest::IngestMetrics ingest_metrics(&metrics, writer->get(),

@@ -253,16 +253,34 @@ int main(int argc, char** argv) {
     std::cerr << "query_service: give one of --db and --follow_checkpoints\n";
     return 2;
   }
-  if (absl::GetFlag(FLAGS_max_threads) < 2 ||
-      absl::GetFlag(FLAGS_catch_up_interval_ms) < 10 ||
-      absl::GetFlag(FLAGS_checkpoint_poll_ms) < 10 ||
-      absl::GetFlag(FLAGS_drain_seconds) < 0 ||
-      absl::GetFlag(FLAGS_shutdown_notice_seconds) < 0) {
-    std::cerr << "query_service: need --max_threads >= 2, "
-                 "--catch_up_interval_ms >= 10, --checkpoint_poll_ms >= 10, "
-                 "--drain_seconds >= 0 and "
-                 "--shutdown_notice_seconds >= 0\n";
-    return 2;
+  // Each numeric flag's least value; the first one below it is named.
+  const struct {
+    const char* name;
+    int value;
+    int minimum;
+  } kLimits[] = {
+      {"max_threads", absl::GetFlag(FLAGS_max_threads), 2},
+      {"catch_up_interval_ms", absl::GetFlag(FLAGS_catch_up_interval_ms), 10},
+      {"checkpoint_poll_ms", absl::GetFlag(FLAGS_checkpoint_poll_ms), 10},
+      {"max_search_ms", absl::GetFlag(FLAGS_max_search_ms), 1},
+      {"posting_cache_mib", absl::GetFlag(FLAGS_posting_cache_mib), 0},
+      {"max_concurrent_streams", absl::GetFlag(FLAGS_max_concurrent_streams),
+       1},
+      {"keepalive_seconds", absl::GetFlag(FLAGS_keepalive_seconds), 1},
+      {"keepalive_timeout_seconds",
+       absl::GetFlag(FLAGS_keepalive_timeout_seconds), 1},
+      {"max_connection_age_seconds",
+       absl::GetFlag(FLAGS_max_connection_age_seconds), 0},
+      {"drain_seconds", absl::GetFlag(FLAGS_drain_seconds), 0},
+      {"shutdown_notice_seconds", absl::GetFlag(FLAGS_shutdown_notice_seconds),
+       0},
+  };
+  for (const auto& limit : kLimits) {
+    if (limit.value < limit.minimum) {
+      std::cerr << "query_service: --" << limit.name << " must be at least "
+                << limit.minimum << ", got " << limit.value << "\n";
+      return 2;
+    }
   }
   std::string secondary = absl::GetFlag(FLAGS_secondary_dir);
   const bool own_secondary = secondary.empty();

@@ -59,6 +59,28 @@ set -e
 grep -q -- '--max_abstract_bytes (<= 1048576' <<<"$out" || fail "limit message: $out"
 [[ ! -e "$WORK/big_db" ]] || fail "refused flags left a store behind"
 
+# A bad token refuses to serve before a store is made.
+printf 'short\n' >"$WORK/short.token"
+set +e
+out=$("$INGEST" serve --db="$WORK/token_db" --listen=127.0.0.1:0 \
+  --write_token_file="$WORK/short.token" 2>&1)
+status=$?
+set -e
+[[ $status -eq 2 ]] || fail "short token exit status $status: $out"
+grep -q 'at least 16' <<<"$out" || fail "short token message: $out"
+[[ ! -e "$WORK/token_db" ]] || fail "a refused token left a store behind"
+
+# Out-of-range numeric flags of query_service are named, before it opens
+# anything.
+for flag in --max_search_ms=0 --max_concurrent_streams=0 --posting_cache_mib=-1; do
+  set +e
+  out=$("$QUERY" --db="$WORK/none_db" "$flag" 2>&1)
+  status=$?
+  set -e
+  [[ $status -eq 2 ]] || fail "$flag exit status $status: $out"
+  grep -q -- "${flag%%=*} must be at least" <<<"$out" || fail "$flag message: $out"
+done
+
 # Ctrl-C while the first file is still being read (a FIFO, written only
 # after the signal; the bundled files after it make this a bulk load, as
 # their bytes outnumber the new store's): nothing is committed, the stop is announced at once on
