@@ -221,6 +221,19 @@ absl::StatusOr<CheckpointInfo> PublishCheckpoint(
   } cleanup{temp};
   PAPERDB_ASSIGN_OR_RETURN(const uint64_t sequence,
                            store.CreateCheckpoint(temp.string()));
+  // A newer checkpoint than the store itself was published from another
+  // store (one made afresh, or restored from a backup): published beside
+  // it, this one would sort older, followers would keep serving the other
+  // store, and pruning would remove this one.
+  PAPERDB_ASSIGN_OR_RETURN(const std::vector<CheckpointInfo> published,
+                           ListCompleteCheckpoints(publish_dir));
+  if (!published.empty() && published.back().sequence > sequence) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        publish_dir, " holds ", published.back().name,
+        ", newer than this store (sequence number ", sequence,
+        "): it was published from another store; publish to an empty "
+        "directory and point the followers at it"));
+  }
   const fs::path final_path = fs::path(publish_dir) / CheckpointName(sequence);
   if (absl::StatusOr<CheckpointInfo> existing =
           ReadCompleteCheckpoint(final_path.string());

@@ -45,6 +45,8 @@ std::string CheckpointName(uint64_t sequence);
 // publishes it atomically, as the file comment says. If a complete
 // checkpoint of the same sequence number is already there, returns it and
 // writes nothing. Reads and writes of `store` may run during the call.
+// FAILED_PRECONDITION if `publish_dir` holds a complete checkpoint of a
+// higher sequence number than the store's (published from another store).
 // INTERNAL on file-system errors; the store's errors
 // (Store::CreateCheckpoint); nothing is published on error.
 absl::StatusOr<CheckpointInfo> PublishCheckpoint(

@@ -149,5 +149,28 @@ TEST_F(CheckpointMarkerTest, EmptyStorePublishesACheckpointOfNoPapers) {
   EXPECT_EQ(read->sequence, info->sequence);
 }
 
+// A store made afresh has lower sequence numbers than the store it
+// replaces: publishing it beside that store's checkpoints is refused, and
+// nothing is added or removed.
+TEST_F(CheckpointMarkerTest, ACheckpointOfAnotherNewerStoreIsNotPublishedOver) {
+  const fs::path newer = Make(CheckpointName(1000000), "");
+  Write(newer / kCheckpointMarker,
+        "paperdb checkpoint 1\nsequence 1000000\npapers 7\n"
+        "file 000001.sst 5\n");
+  ASSERT_THAT(ReadCompleteCheckpoint(newer.string()).status(), IsOk());
+  auto store = Store::OpenPrimary((dir_ / "db").string());
+  ASSERT_THAT(store.status(), IsOk());
+
+  auto info = PublishCheckpoint(**store, dir_.string());
+
+  EXPECT_THAT(info.status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("published from another store")));
+  auto listed = ListCompleteCheckpoints(dir_.string());
+  ASSERT_THAT(listed.status(), IsOk());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].name, CheckpointName(1000000));
+}
+
 }  // namespace
 }  // namespace paperdb::storage
