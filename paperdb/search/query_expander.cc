@@ -352,10 +352,12 @@ class Expander {
     if (alternatives.empty()) return absl::OkStatus();
     const uint32_t position = node->position;
     const bool excluded = node->excluded;
+    const uint32_t text_begin = node->text_begin, text_end = node->text_end;
     node->excluded = false;
     if (df > 0) alternatives.insert(alternatives.begin(), std::move(*node));
     *node = OrNode(std::move(alternatives), true, position, excluded);
     node->expansion = true;
+    node->text_begin = text_begin, node->text_end = text_end;  // As typed.
     return absl::OkStatus();
   }
 
@@ -448,6 +450,19 @@ class Expander {
     return absl::OkStatus();
   }
 
+  // The term of a conjunction's child that is one plain word (not excluded),
+  // or a misspelled word's one correction ("lerning": "learn"); else null.
+  static const std::string* PlainTerm(const QueryNode& child) {
+    if (child.excluded) return nullptr;
+    if (child.kind == Kind::kTerm) return &child.terms[0];
+    if (child.kind == Kind::kOr && child.expansion &&
+        child.children.size() == 1 && child.children[0].kind == Kind::kTerm &&
+        child.children[0].terms.size() == 1) {
+      return &child.children[0].terms[0];
+    }
+    return nullptr;
+  }
+
   // Runs of 2 to 6 consecutive words in a conjunction, or a phrase, that
   // spell a defined expansion also match its acronym.
   absl::Status ExpandExpansions(QueryNode* node) {
@@ -487,8 +502,9 @@ class Expander {
       for (size_t n = std::min<size_t>(6, c.size() - i); n >= 2; --n) {
         std::vector<std::string> words;
         for (size_t k = i; k < i + n; ++k) {
-          if (c[k].kind != Kind::kTerm || c[k].excluded) break;
-          words.push_back(c[k].terms[0]);
+          const std::string* term = PlainTerm(c[k]);
+          if (term == nullptr) break;
+          words.push_back(*term);
         }
         if (words.size() != n) continue;
         PAPERDB_ASSIGN_OR_RETURN(std::optional<Acronym> acronym,
@@ -499,7 +515,7 @@ class Expander {
             absl::StrJoin(c.begin() + static_cast<ptrdiff_t>(i),
                           c.begin() + static_cast<ptrdiff_t>(i + n), " ",
                           [](std::string* out, const QueryNode& word) {
-                            out->append(word.word.empty() ? word.terms[0]
+                            out->append(word.word.empty() ? *PlainTerm(word)
                                                           : word.word);
                           }),
             {acronym->display}));

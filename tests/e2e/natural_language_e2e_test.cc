@@ -258,6 +258,20 @@ TEST_F(NaturalLanguageE2eTest, AMisspelledWordSearchesAsTheWordItStandsFor) {
   EXPECT_THAT(CorrectionsOf(pair, "reinforcment"),
               ElementsAre("reinforcement"));
   EXPECT_EQ(Ids(pair), Ids(Search("offline reinforcement")));
+  // Corrected words that spell an acronym's expansion match the acronym
+  // too, as the words typed right do.
+  const v1::SearchPapersResponse run = Search("reinforcment lerning");
+  bool acronym = false;
+  for (const v1::QueryRewrite& rewrite : run.rewrites()) {
+    acronym |= rewrite.kind() == v1::QueryRewrite::KIND_ACRONYM_EXPANSION &&
+               rewrite.replacements_size() == 1 &&
+               rewrite.replacements(0) == "RL";
+  }
+  EXPECT_TRUE(acronym);
+  // DrS writes only "RL".
+  EXPECT_THAT(Ids(run), ::testing::UnorderedElementsAreArray(
+                            Ids(Search("reinforcement learning"))));
+  EXPECT_THAT(Ids(run), Contains("iclr2024-ade0dc5593ac7a33"));
 }
 
 TEST_F(NaturalLanguageE2eTest, WordsInAnExclusionAreNotCorrected) {
