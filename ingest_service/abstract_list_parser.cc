@@ -8,6 +8,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -203,25 +204,43 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   }
   // A venue over the limit, or ending in a number of 3 or more digits that
   // is not a year ("ICLR 20245": a typo of the year, not part of a name).
-  auto header_error = [&](const Line& line,
-                          absl::string_view venue) -> absl::Status {
+  auto header_error = [&](const Line& line, absl::string_view venue,
+                          int year) -> absl::Status {
     if (venue.size() > kMaxVenueBytes) {
       return InputError(
           file_name, line.number, line.offset,
           absl::StrCat("the header's venue is ", venue.size(),
                        " bytes, longer than the limit of ", kMaxVenueBytes));
     }
+    // A venue is a label shown to people: no control or bidirectional
+    // formatting characters (as in file names).
+    if (const auto hidden = text::FindControlCharacter(venue)) {
+      return InputError(
+          file_name, line.number, line.offset,
+          absl::StrFormat("the header's venue holds U+%04X, a control or "
+                          "bidirectional formatting character",
+                          hidden->code_point));
+    }
     absl::string_view last = venue.substr(venue.rfind(' ') + 1);
     absl::ConsumeSuffix(&last, "年");
     if (last.size() >= 3 &&
         std::all_of(last.begin(), last.end(), absl::ascii_isdigit)) {
+      int value = 0;
+      if (last.size() == 4 && absl::SimpleAtoi(last, &value) && value >= 1900 &&
+          value <= 2200) {
+        return InputError(
+            file_name, line.number, line.offset,
+            absl::StrCat("the header names two years, '", last, "' and '", year,
+                         "': name the list's one year"));
+      }
       return InputError(file_name, line.number, line.offset,
                         absl::StrCat("the header's year '", last,
                                      "' is not a year from 1900 to 2200"));
     }
     return absl::OkStatus();
   };
-  if (absl::Status bad = header_error(lines[i], list.venue); !bad.ok()) {
+  if (absl::Status bad = header_error(lines[i], list.venue, list.year);
+      !bad.ok()) {
     return bad;
   }
   ++i;
@@ -242,7 +261,7 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
           i + 1 == lines.size() ||
           text::StripUnicodeWhitespace(lines[i + 1].text).empty();
       if (alone && ParseHeader(stripped, &venue, &year)) {
-        if (absl::Status bad = header_error(lines[i], venue); !bad.ok()) {
+        if (absl::Status bad = header_error(lines[i], venue, year); !bad.ok()) {
           return bad;
         }
         continue;

@@ -198,11 +198,27 @@ TEST(AbstractListParserTest, ANumberThatIsNoYearIsRejected) {
                   .status()
                   .message(),
               HasSubstr("y.txt: line 5, byte 25: the header's year '1024'"));
+  EXPECT_THAT(
+      ParseAbstractList("y.txt", "ICLR 2024 2025 paper list\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("y.txt: line 1, byte 0: the header names two years, '2024' "
+                "and '2025'"));
   absl::StatusOr<ParsedAbstractList> no_year =
       ParseAbstractList("y.txt", "ICML 07 paper list\n\nx\n");
   ASSERT_THAT(no_year, IsOk());
   EXPECT_EQ(no_year->venue, "ICML 07");
   EXPECT_EQ(no_year->year, 0);
+}
+
+// A venue is shown to people: a bidirectional override could reorder what
+// a terminal shows of it.
+TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
+  EXPECT_THAT(
+      ParseAbstractList("v.txt", "IC\u202ELR 2024 paper list\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("v.txt: line 1, byte 0: the header's venue holds U+202E"));
 }
 
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
