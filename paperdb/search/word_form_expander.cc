@@ -8,6 +8,7 @@
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/terms_cache.h"
 #include "paperdb/search/spelling_corrector.h"
+#include "paperdb/semantic/concept_lexicon.h"
 #include "paperdb/text/english_words.h"
 #include "paperdb/text/word_forms.h"
 
@@ -46,10 +47,13 @@ absl::StatusOr<WordFormResolution> ResolveWordForms(const storage::Store& store,
                        text::HasUnmarkedInflection(typed, stem) ||
                        text::AreInflections(typed, stem) ||
                        text::AreInflections(typed, absl::StrCat(stem, "e"));
-  // A typed word that no paper holds, not English, may be a typo of one
-  // of the stem's words: the most frequent one within reach stands for it.
+  // A typed word that no paper holds, not English nor of a one-word term
+  // of the thesaurus ("recommender" is no typo of "recommend"), may be a
+  // typo of one of the stem's words: the most frequent one within reach
+  // stands for it.
   std::string typo_of;
-  if (!unmarked_same && !text::IsEnglishWord(typed)) {
+  if (!unmarked_same && !text::IsEnglishWord(typed) &&
+      !semantic::ConceptLexicon::Default().IsOneWordTerm(typed, stem)) {
     bool typed_held = false;
     for (const index::TermDf& form : forms) {
       typed_held |=

@@ -148,7 +148,10 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
         return error(absl::StrCat("term '", term, "' has more than ",
                                   kMaxConceptTermWords, " words"));
       }
-      if (words.size() == 1) lexicon.one_word_stems_.insert(words[0]);
+      if (words.size() == 1) {
+        lexicon.one_word_stems_.insert(words[0]);
+        lexicon.one_word_terms_[words[0]].push_back(folded[0]);
+      }
       // A term of the stems of an earlier one adds nothing ("LLMs" after
       // "LLM"): it matches where that one does, as that one's inflections.
       if (!seen.insert(words).second) continue;
@@ -165,6 +168,16 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
                      });
   }
   return lexicon;
+}
+
+bool ConceptLexicon::IsOneWordTerm(absl::string_view folded,
+                                   absl::string_view stem) const {
+  auto found = one_word_terms_.find(stem);
+  if (found == one_word_terms_.end()) return false;
+  return std::any_of(
+      found->second.begin(), found->second.end(), [&](const std::string& word) {
+        return word == folded || text::AreInflections(folded, word);
+      });
 }
 
 int64_t ConceptLexicon::Find(absl::string_view id) const {

@@ -101,6 +101,10 @@ class ConceptLexicon {
   bool IsOneWordTermStem(absl::string_view stem) const {
     return one_word_stems_.contains(stem);
   }
+  // True if the folded word `folded`, of stem `stem`, is a one-word term of
+  // some concept or an inflection of one (text::AreInflections()):
+  // "recommender" and "recommenders" are; "recommend" is not.
+  bool IsOneWordTerm(absl::string_view folded, absl::string_view stem) const;
 
   // The folded word (Analyzer::FoldForMatching()) at index i of the
   // terms given to Match(), or "" if unknown (then the stem alone decides).
@@ -160,6 +164,8 @@ class ConceptLexicon {
   std::vector<std::vector<std::vector<std::string>>> stems_;
   absl::flat_hash_map<std::string, uint32_t> index_of_;
   absl::flat_hash_set<std::string> one_word_stems_;
+  // Stem -> the folded words of one-word terms of that stem.
+  absl::flat_hash_map<std::string, std::vector<std::string>> one_word_terms_;
   // First stem -> the entries starting with it, longest first.
   absl::flat_hash_map<std::string, std::vector<Entry>> by_first_;
 };

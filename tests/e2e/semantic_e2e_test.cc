@@ -71,6 +71,14 @@ TEST_F(SemanticE2eTest, ConceptWordsAreNotSpellingCorrected) {
         << rewrite.DebugString();
   }
   EXPECT_EQ(Search("brain scans", v1::SEMANTIC_MODE_ONLY).rewrites_size(), 0);
+  // "recommender", a term of the thesaurus, is no typo of "recommend" (two
+  // edits away): the one paper holds only "recommendation", a stem match.
+  const v1::SearchPapersResponse recommender = Search("recommender");
+  ASSERT_EQ(recommender.rewrites_size(), 1);
+  EXPECT_EQ(recommender.rewrites(0).kind(),
+            v1::QueryRewrite::KIND_STEM_MATCHES_ONLY);
+  EXPECT_THAT(recommender.rewrites(0).replacements(),
+              ElementsAre("recommendation"));
 }
 
 TEST_F(SemanticE2eTest, HyphenatedWordsNameConceptsToo) {
