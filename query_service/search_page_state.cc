@@ -1,6 +1,7 @@
 #include "query_service/search_page_state.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -128,8 +129,14 @@ absl::StatusOr<SearchPageState> DecodeSearchPageState(absl::string_view bytes) {
       in.mode() > static_cast<uint32_t>(search::ScoringPin::Mode::kAnyTerms) ||
       in.term_hashes_size() != in.dfs_size() ||
       in.term_hashes_size() > static_cast<int>(kMaxPinnedTerms) ||
-      in.first_total_size() < 0 || in.doc_count() == 0) {
+      in.first_total_size() < 0 || in.doc_count() == 0 ||
+      !std::isfinite(in.score())) {
     return InvalidToken("its state is out of range");
+  }
+  // No larger than EncodeSearchPageState() writes: a forged token asks for
+  // no more work than a request could.
+  if (in.query().ByteSizeLong() > kMaxPinnedQueryBytes) {
+    return InvalidToken("its query is out of range");
   }
   SearchPageState state;
   state.after.tier = static_cast<int>(in.tier());

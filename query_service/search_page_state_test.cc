@@ -1,6 +1,10 @@
 #include "query_service/search_page_state.h"
 
+#include <cmath>
+#include <string>
+
 #include "gtest/gtest.h"
+#include "paperdb/storage/v1/page_state.pb.h"
 #include "tests/testing/status_matchers.h"
 
 namespace paperdb::query {
@@ -91,8 +95,20 @@ TEST(SearchPageStateTest, RejectsStateNoFirstPageMade) {
   no_docs.pin.doc_count = 0;
   std::string bad_tier = EncodeSearchPageState(Example());
   bad_tier[1] = 7;  // Field 1 (tier) is the first varint.
-  for (const std::string& bytes : {std::string(), std::string("\xff\xff\xff"),
-                                   EncodeSearchPageState(no_docs), bad_tier}) {
+  // A token re-signed around a query larger than any first page pins.
+  storage::v1::SearchPageState big;
+  ASSERT_TRUE(big.ParseFromString(EncodeSearchPageState(Example())));
+  for (int i = 0; i < 4000; ++i) {
+    big.mutable_query()->add_children()->add_terms("term" + std::to_string(i));
+  }
+  ASSERT_GT(big.query().ByteSizeLong(), kMaxPinnedQueryBytes);
+  storage::v1::SearchPageState nan_score;
+  ASSERT_TRUE(nan_score.ParseFromString(EncodeSearchPageState(Example())));
+  nan_score.set_score(std::nan(""));
+  for (const std::string& bytes :
+       {std::string(), std::string("\xff\xff\xff"),
+        EncodeSearchPageState(no_docs), bad_tier, big.SerializeAsString(),
+        nan_score.SerializeAsString()}) {
     EXPECT_THAT(DecodeSearchPageState(bytes),
                 StatusIs(absl::StatusCode::kInvalidArgument));
   }
