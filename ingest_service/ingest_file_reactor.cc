@@ -18,16 +18,22 @@ namespace paperdb::ingest {
 IngestFileReactor::IngestFileReactor(
     grpc::CallbackServerContext* context, grpc::ByteBuffer* response,
     Ingester* ingester, absl::Duration max_ingest_time,
-    std::atomic<int>* running, UploadWatchdog* watchdog, IngestMetrics* metrics,
+    absl::Duration max_idle_time, std::atomic<int>* running,
+    UploadWatchdog* watchdog, IngestMetrics* metrics,
     const absl::Status& refusal)
     : context_(context),
       response_(response),
       ingester_(ingester),
       max_ingest_time_(max_ingest_time),
+      max_idle_time_(max_idle_time),
       start_(absl::Now()),
       running_(running),
       watchdog_(watchdog),
       metrics_(metrics) {
+  {
+    absl::MutexLock lock(&mu_);
+    last_message_ = start_;
+  }
   watchdog_->Add(this);
   if (!refusal.ok()) {
     FinishWith(refusal);
@@ -42,9 +48,10 @@ IngestFileReactor::IngestFileReactor(
 
 bool IngestFileReactor::ClaimIfOverdue(absl::Time now) {
   absl::MutexLock lock(&mu_);
-  if (phase_ != Phase::kReading || now <= start_ + max_ingest_time_) {
-    return false;
-  }
+  if (phase_ != Phase::kReading) return false;
+  const bool idle = now > last_message_ + max_idle_time_;
+  if (now <= start_ + max_ingest_time_ && !idle) return false;
+  idle_expired_ = now <= start_ + max_ingest_time_;
   phase_ = Phase::kFinished;
   return true;
 }
@@ -52,11 +59,20 @@ bool IngestFileReactor::ClaimIfOverdue(absl::Time now) {
 void IngestFileReactor::Expire() {
   if (metrics_ != nullptr) metrics_->FileRefused();
   ReleaseSlot();
-  Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(absl::StrCat(
-      file_name_.empty() ? "IngestFile" : file_name_,
-      ": the upload was still incomplete after the server's limit of ",
-      absl::FormatDuration(max_ingest_time_),
-      " (--max_ingest_seconds); nothing stored"))));
+  const std::string name = file_name_.empty() ? "IngestFile" : file_name_;
+  Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(
+      idle_expired_
+          ? absl::StrCat(name,
+                         ": the upload sent no message for the server's "
+                         "limit of ",
+                         absl::FormatDuration(max_idle_time_),
+                         " (--max_upload_idle_seconds); nothing stored")
+          : absl::StrCat(
+                name,
+                ": the upload was still incomplete after the server's limit "
+                "of ",
+                absl::FormatDuration(max_ingest_time_),
+                " (--max_ingest_seconds); nothing stored"))));
 }
 
 absl::Status IngestFileReactor::Accept() {
@@ -137,6 +153,7 @@ void IngestFileReactor::OnReadDone(bool ok) {
   {
     absl::MutexLock lock(&mu_);
     if (phase_ != Phase::kReading) return;  // Expired meanwhile.
+    last_message_ = absl::Now();
   }
   if (!ok) {
     // The client closed its side, or the call broke (then OnDone follows

@@ -9,8 +9,9 @@
 // ingested on a thread of its own (there are at most
 // IngestServiceOptions::max_concurrent_ingests), which then finishes the
 // call. The reactor deletes itself when the call is done. An UploadWatchdog
-// ends uploads that are still being received after the time limit, so a
-// client that stalls cannot hold an ingest slot.
+// ends uploads that are still being received after the time limit, or that
+// have sent no message for the idle limit, so a client that stalls cannot
+// hold an ingest slot.
 
 #ifndef PAPERDB_INGEST_SERVICE_INGEST_FILE_REACTOR_H_
 #define PAPERDB_INGEST_SERVICE_INGEST_FILE_REACTOR_H_
@@ -44,7 +45,8 @@ class IngestFileReactor final
   // Every pointer must outlive the call.
   IngestFileReactor(grpc::CallbackServerContext* context,
                     grpc::ByteBuffer* response, Ingester* ingester,
-                    absl::Duration max_ingest_time, std::atomic<int>* running,
+                    absl::Duration max_ingest_time,
+                    absl::Duration max_idle_time, std::atomic<int>* running,
                     UploadWatchdog* watchdog, IngestMetrics* metrics,
                     const absl::Status& refusal);
 
@@ -52,10 +54,11 @@ class IngestFileReactor final
   void OnDone() override;
 
   // For the watchdog: if the upload is still being received at `now`, past
-  // the time limit, claims the right to finish the call and returns true;
+  // the time limit or idle for the idle limit, claims the right to finish
+  // the call and returns true;
   // the caller must then call Expire() (without holding its own locks).
   bool ClaimIfOverdue(absl::Time now) ABSL_LOCKS_EXCLUDED(mu_);
-  // Finishes a claimed call with DEADLINE_EXCEEDED.
+  // Finishes a claimed call with DEADLINE_EXCEEDED, naming the limit.
   void Expire();
 
  private:
@@ -74,6 +77,7 @@ class IngestFileReactor final
   grpc::ByteBuffer* const response_;
   Ingester* const ingester_;
   const absl::Duration max_ingest_time_;
+  const absl::Duration max_idle_time_;
   const absl::Time start_;
   std::atomic<int>* const running_;
   UploadWatchdog* const watchdog_;
@@ -83,6 +87,8 @@ class IngestFileReactor final
 
   absl::Mutex mu_;
   Phase phase_ ABSL_GUARDED_BY(mu_) = Phase::kReading;
+  absl::Time last_message_ ABSL_GUARDED_BY(mu_);  // Or the call's start.
+  bool idle_expired_ = false;  // Set by ClaimIfOverdue() before Expire().
 
   grpc::ByteBuffer message_;
   int64_t messages_ = 0;

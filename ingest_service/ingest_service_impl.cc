@@ -60,7 +60,8 @@ grpc::ServerReadReactor<grpc::ByteBuffer>* IngestServiceImpl::IngestFile(
         "TOO_MANY_INGESTS");
   }
   return new IngestFileReactor(context, response, ingester_,
-                               options_.max_ingest_time, &running_ingests_,
+                               options_.max_ingest_time,
+                               options_.max_upload_idle_time, &running_ingests_,
                                &watchdog_, options_.metrics, refusal);
 }
 

@@ -30,6 +30,9 @@ struct IngestServiceOptions {
   // Longest an IngestFile call may take, from its first message to its
   // commit, when the client sets no earlier deadline.
   absl::Duration max_ingest_time = absl::Minutes(10);
+  // Longest an upload may go without a message before it is ended (an
+  // idle client must not hold an ingest slot for max_ingest_time).
+  absl::Duration max_upload_idle_time = absl::Minutes(1);
   // Checks calls: write scope for IngestFile, DeletePaper and DeleteSource,
   // read scope for ListSources; null: every call is allowed. Not owned.
   const rpc::Authenticator* authenticator = nullptr;

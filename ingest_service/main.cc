@@ -57,6 +57,9 @@ ABSL_FLAG(int, max_concurrent_ingests, 2,
 ABSL_FLAG(int, max_ingest_seconds, 600,
           "serve mode: longest an IngestFile call may take (from its first "
           "message to its commit) when the client sets no earlier deadline");
+ABSL_FLAG(int, max_upload_idle_seconds, 60,
+          "serve mode: longest an IngestFile upload may send no message "
+          "before the call is ended (DEADLINE_EXCEEDED, nothing stored)");
 ABSL_FLAG(int, keepalive_seconds, 60,
           "serve mode: ping idle client connections this often");
 ABSL_FLAG(
@@ -281,6 +284,7 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_max_word_bytes) < 1 ||
       absl::GetFlag(FLAGS_max_concurrent_ingests) < 1 ||
       absl::GetFlag(FLAGS_max_ingest_seconds) < 1 ||
+      absl::GetFlag(FLAGS_max_upload_idle_seconds) < 1 ||
       absl::GetFlag(FLAGS_max_message_mib) < 1 ||
       absl::GetFlag(FLAGS_max_message_mib) > 1024 ||
       absl::GetFlag(FLAGS_checkpoint_interval_seconds) < 1 ||
@@ -289,6 +293,7 @@ int main(int argc, char** argv) {
                  "--max_paragraphs, --max_abstract_bytes (<= 1048576, what "
                  "one search result can carry), --max_word_bytes, "
                  "--max_concurrent_ingests, --max_ingest_seconds, "
+                 "--max_upload_idle_seconds, "
                  "--max_message_mib (<= 1024), "
                  "--checkpoint_interval_seconds and --checkpoint_keep must "
                  "be >= 1\n";
@@ -396,6 +401,8 @@ int main(int argc, char** argv) {
       absl::GetFlag(FLAGS_max_concurrent_ingests);
   service_options.max_ingest_time =
       absl::Seconds(absl::GetFlag(FLAGS_max_ingest_seconds));
+  service_options.max_upload_idle_time =
+      absl::Seconds(absl::GetFlag(FLAGS_max_upload_idle_seconds));
   paperdb::ingest::IngestServiceImpl service(&ingester, writer->get(),
                                              store->get(), service_options);
   paperdb::rpc::HealthService health;

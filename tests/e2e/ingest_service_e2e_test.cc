@@ -1,5 +1,5 @@
 // IngestService over real gRPC: streamed files, replacements, deletes,
-// ListSources, hostile input, limits, deadlines, and what the query service
+// ListSources, hostile input, deadlines, tokens, and what the query service
 // sees afterwards.
 
 #include <chrono>
@@ -9,9 +9,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "gtest/gtest.h"
-#include "ingest_service/ingester.h"
-#include "paperdb/index/verifier.h"
-#include "tests/testing/service_fixture.h"
+#include "tests/e2e/ingest_service_fixture.h"
 
 namespace paperdb::testing {
 namespace {
@@ -19,83 +17,6 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-
-class IngestServiceE2eTest : public ServiceFixture {
- protected:
-  int64_t SearchTotal(const std::string& query) {
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::SearchPapersRequest request;
-    request.set_query(query);
-    v1::SearchPapersResponse response;
-    EXPECT_TRUE(query_->SearchPapers(&context, request, &response).ok());
-    return response.total_size();
-  }
-
-  int64_t PaperCount() {
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::ListPapersResponse response;
-    EXPECT_TRUE(
-        query_->ListPapers(&context, v1::ListPapersRequest(), &response).ok());
-    return response.total_size();
-  }
-
-  grpc::StatusCode GetPaperCode(const std::string& id) {
-    grpc::ClientContext context;
-    SetDeadline(&context);
-    v1::GetPaperRequest request;
-    request.set_name("papers/" + id);
-    v1::Paper paper;
-    return query_->GetPaper(&context, request, &paper).error_code();
-  }
-
-  std::vector<std::string> Problems() {
-    absl::StatusOr<index::VerifyReport> report = index::VerifyStore(*store_);
-    if (!report.ok()) return {std::string(report.status().message())};
-    return report->problems;
-  }
-
-  // A second IngestService on its own port, over the same store, with
-  // `options` and `limits`.
-  void StartLimitedService(ingest::IngestOptions options,
-                           ingest::IngestServiceOptions limits) {
-    limited_ingester_ = std::make_unique<ingest::Ingester>(
-        writer_.get(), store_.get(), options);
-    limited_service_ = std::make_unique<ingest::IngestServiceImpl>(
-        limited_ingester_.get(), writer_.get(), store_.get(), limits);
-    limited_query_service_ = std::make_unique<query::QueryServiceImpl>(
-        engine_.get(),
-        query::QueryServiceOptions{.authenticator = limits.authenticator});
-    rpc::ServerOptions server_options;
-    server_options.listen = "127.0.0.1:0";
-    auto started = rpc::StartServer(
-        server_options, {limited_service_.get(), limited_query_service_.get()},
-        &limited_health_);
-    ASSERT_TRUE(started.ok()) << started.status();
-    limited_unknown_methods_ = std::move(started->unknown_methods);
-    limited_server_ = std::move(started->server);
-    auto channel =
-        grpc::CreateChannel("127.0.0.1:" + std::to_string(started->port),
-                            grpc::InsecureChannelCredentials());
-    limited_ = v1::IngestService::NewStub(channel);
-    limited_query_ = v1::QueryService::NewStub(channel);
-  }
-
-  void TearDown() override {
-    if (limited_server_) limited_server_->Shutdown();
-    ServiceFixture::TearDown();
-  }
-
-  std::unique_ptr<ingest::Ingester> limited_ingester_;
-  std::unique_ptr<ingest::IngestServiceImpl> limited_service_;
-  std::unique_ptr<query::QueryServiceImpl> limited_query_service_;
-  std::unique_ptr<v1::QueryService::Stub> limited_query_;
-  rpc::HealthService limited_health_;
-  std::unique_ptr<grpc::CallbackGenericService> limited_unknown_methods_;
-  std::unique_ptr<grpc::Server> limited_server_;
-  std::unique_ptr<v1::IngestService::Stub> limited_;
-};
 
 TEST_F(IngestServiceE2eTest, FileStreamedInChunksThatSplitCharacters) {
   // 7-byte chunks cut "论文列表" and "é" in the middle of their bytes.
@@ -396,127 +317,6 @@ TEST_F(IngestServiceE2eTest, ListSourcesPagesThroughEveryFile) {
   v1::ListSourcesResponse response;
   EXPECT_EQ(ingest_->ListSources(&context, bad, &response).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
-}
-
-TEST_F(IngestServiceE2eTest, MillionTinyParagraphsAndHugeFilesAreRefused) {
-  StartLimitedService({.max_file_bytes = 4 << 20}, {});
-  std::string tiny = "ICLR 2024 paper list\n";
-  tiny.reserve(4'000'100);
-  for (int i = 0; i < 1'000'000; ++i) tiny += "\nx\n";
-  v1::IngestFileResponse response;
-  // Parsing a million paragraphs takes seconds on a loaded machine (under
-  // ASan, beside other tests): a deadline for a hung server only.
-  const auto deadline =
-      std::chrono::system_clock::now() + std::chrono::seconds(60);
-  grpc::ClientContext context;
-  context.set_deadline(deadline);
-  auto writer = limited_->IngestFile(&context, &response);
-  v1::IngestFileRequest request;
-  request.set_file_name("tiny.txt");
-  request.set_content(tiny);
-  writer->Write(request);
-  writer->WritesDone();
-  grpc::Status status = writer->Finish();
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(),
-              HasSubstr("tiny.txt: line 200003, byte 300022: file holds "
-                        "1000000 paragraphs, more than the limit of 100000"));
-
-  std::string big(5 << 20, 'x');
-  grpc::ClientContext big_context;
-  big_context.set_deadline(deadline);
-  auto big_writer = limited_->IngestFile(&big_context, &response);
-  request.set_file_name("big.txt");
-  for (int i = 0; i < 5; ++i) {
-    request.set_content(big.substr(i << 20, 1 << 20));
-    if (!big_writer->Write(request)) break;
-    request.clear_file_name();
-  }
-  big_writer->WritesDone();
-  status = big_writer->Finish();
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(status.error_message(),
-              HasSubstr("big.txt: file is larger than the limit of 4194304 "
-                        "bytes (--max_file_mib); stopped reading at byte "
-                        "4194304, where message 5 of the stream would bring "
-                        "it to 5242880"));
-  // The same reason as for a file over the limit given whole, not
-  // INVALID_ARGUMENT.
-  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
-  EXPECT_EQ(info.reason(), "FILE_TOO_LARGE");
-  EXPECT_EQ(info.metadata().at("limit_bytes"), "4194304");
-  ASSERT_TRUE(engine_->CatchUp().ok());
-  EXPECT_EQ(PaperCount(), 76);
-}
-
-TEST_F(IngestServiceE2eTest, IngestsBeyondTheLimitAreResourceExhausted) {
-  StartLimitedService({}, {.max_concurrent_ingests = 1});
-  // The first call stays open, holding the only slot.
-  grpc::ClientContext holder_context;
-  SetDeadline(&holder_context);
-  v1::IngestFileResponse held;
-  auto holder = limited_->IngestFile(&holder_context, &held);
-  v1::IngestFileRequest request;
-  request.set_file_name("slow.txt");
-  ASSERT_TRUE(holder->Write(request));
-  // Give the server time to start the handler.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-
-  v1::IngestFileResponse response;
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  auto second = limited_->IngestFile(&context, &response);
-  request.set_file_name("second.txt");
-  request.set_content("ICLR 2024 paper list\n\nSecond file.\n");
-  second->Write(request);
-  second->WritesDone();
-  const grpc::Status status = second->Finish();
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
-  EXPECT_THAT(status.error_message(),
-              HasSubstr("1 ingests are running already"));
-
-  request.set_file_name("");
-  request.set_content("ICLR 2024 paper list\n\nSlow file.\n");
-  holder->Write(request);
-  holder->WritesDone();
-  EXPECT_TRUE(holder->Finish().ok());
-  EXPECT_EQ(held.added(), 1);
-}
-
-TEST_F(IngestServiceE2eTest, StalledUploadIsEndedAtTheServerLimit) {
-  StartLimitedService(
-      {}, {.max_concurrent_ingests = 1, .max_ingest_time = absl::Seconds(1)});
-  // A client that sends a name and then nothing, with no deadline of its own.
-  grpc::ClientContext stalled_context;
-  v1::IngestFileResponse stalled_response;
-  auto stalled = limited_->IngestFile(&stalled_context, &stalled_response);
-  v1::IngestFileRequest request;
-  request.set_file_name("stalled.txt");
-  request.set_content("ICLR 2024 paper list\n\nQuonkified abstract.\n");
-  ASSERT_TRUE(stalled->Write(request));
-
-  const auto start = std::chrono::steady_clock::now();
-  const grpc::Status status = stalled->Finish();
-  const auto waited = std::chrono::steady_clock::now() - start;
-
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
-  EXPECT_THAT(status.error_message(),
-              HasSubstr("stalled.txt: the upload was still incomplete after "
-                        "the server's limit of 1s"));
-  EXPECT_LT(waited, std::chrono::seconds(3));
-  // The slot is free again.
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  v1::IngestFileResponse response;
-  auto writer = limited_->IngestFile(&context, &response);
-  request.set_file_name("after.txt");
-  request.set_content("ICLR 2024 paper list\n\nAfter the stall.\n");
-  writer->Write(request);
-  writer->WritesDone();
-  EXPECT_TRUE(writer->Finish().ok());
-  EXPECT_EQ(response.added(), 1);
-  ASSERT_TRUE(engine_->CatchUp().ok());
-  EXPECT_EQ(SearchTotal("\"quonkified\""), 0);  // Quoted: no spelling fix.
 }
 
 TEST_F(IngestServiceE2eTest, ClientDeadlinePassingMidStreamStoresNothing) {
