@@ -63,7 +63,7 @@ void IngestFileReactor::Expire() {
   Finish(rpc::ToGrpcStatus(absl::DeadlineExceededError(
       idle_expired_
           ? absl::StrCat(name,
-                         ": the upload sent no message for the server's "
+                         ": the upload sent no file bytes for the server's "
                          "limit of ",
                          absl::FormatDuration(max_idle_time_),
                          " (--max_upload_idle_seconds); nothing stored")
@@ -153,7 +153,6 @@ void IngestFileReactor::OnReadDone(bool ok) {
   {
     absl::MutexLock lock(&mu_);
     if (phase_ != Phase::kReading) return;  // Expired meanwhile.
-    last_message_ = absl::Now();
   }
   if (!ok) {
     // The client closed its side, or the call broke (then OnDone follows
@@ -173,9 +172,16 @@ void IngestFileReactor::OnReadDone(bool ok) {
     worker_.detach();  // Finish() is its last touch of this reactor.
     return;
   }
+  const size_t received = content_.size();
   if (absl::Status accepted = Accept(); !accepted.ok()) {
     FinishWith(accepted);
     return;
+  }
+  // Only bytes of the file count as progress: a trickle of empty messages
+  // does not keep an upload alive.
+  if (content_.size() > received || messages_ == 1) {
+    absl::MutexLock lock(&mu_);
+    last_message_ = absl::Now();
   }
   StartRead(&message_);
 }

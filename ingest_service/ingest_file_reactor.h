@@ -10,7 +10,7 @@
 // IngestServiceOptions::max_concurrent_ingests), which then finishes the
 // call. The reactor deletes itself when the call is done. An UploadWatchdog
 // ends uploads that are still being received after the time limit, or that
-// have sent no message for the idle limit, so a client that stalls cannot
+// have sent no file bytes for the idle limit, so a client that stalls cannot
 // hold an ingest slot.
 
 #ifndef PAPERDB_INGEST_SERVICE_INGEST_FILE_REACTOR_H_
@@ -87,7 +87,9 @@ class IngestFileReactor final
 
   absl::Mutex mu_;
   Phase phase_ ABSL_GUARDED_BY(mu_) = Phase::kReading;
-  absl::Time last_message_ ABSL_GUARDED_BY(mu_);  // Or the call's start.
+  // When the last message bringing file bytes (or the first) arrived, or
+  // the call's start.
+  absl::Time last_message_ ABSL_GUARDED_BY(mu_);
   bool idle_expired_ = false;  // Set by ClaimIfOverdue() before Expire().
 
   grpc::ByteBuffer message_;

@@ -58,7 +58,7 @@ ABSL_FLAG(int, max_ingest_seconds, 600,
           "serve mode: longest an IngestFile call may take (from its first "
           "message to its commit) when the client sets no earlier deadline");
 ABSL_FLAG(int, max_upload_idle_seconds, 60,
-          "serve mode: longest an IngestFile upload may send no message "
+          "serve mode: longest an IngestFile upload may send no file bytes "
           "before the call is ended (DEADLINE_EXCEEDED, nothing stored)");
 ABSL_FLAG(int, keepalive_seconds, 60,
           "serve mode: ping idle client connections this often");

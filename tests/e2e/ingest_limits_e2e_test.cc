@@ -98,8 +98,8 @@ TEST_F(IngestServiceE2eTest, IngestsBeyondTheLimitAreResourceExhausted) {
   EXPECT_EQ(held.added(), 1);
 }
 
-// An upload that goes quiet is ended at the idle limit, long before the
-// time limit, and gives back its slot.
+// An upload that goes quiet, or sends only empty messages, is ended at the
+// idle limit, long before the time limit, and gives back its slot.
 TEST_F(IngestServiceE2eTest, AnIdleUploadIsEndedAtTheIdleLimit) {
   StartLimitedService({}, {.max_concurrent_ingests = 1,
                            .max_ingest_time = absl::Seconds(60),
@@ -111,15 +111,23 @@ TEST_F(IngestServiceE2eTest, AnIdleUploadIsEndedAtTheIdleLimit) {
   request.set_file_name("idle.txt");
   request.set_content("ICLR 2024 paper list\n\nQuonkified abstract.\n");
   ASSERT_TRUE(idle->Write(request));
-
   const auto start = std::chrono::steady_clock::now();
+  v1::IngestFileRequest empty;
+  empty.set_file_name("idle.txt");
+  int trickled = 0;
+  while (trickled < 30 && idle->Write(empty)) {
+    ++trickled;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+
   const grpc::Status status = idle->Finish();
   const auto waited = std::chrono::steady_clock::now() - start;
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
   EXPECT_THAT(status.error_message(),
-              HasSubstr("idle.txt: the upload sent no message for the "
+              HasSubstr("idle.txt: the upload sent no file bytes for the "
                         "server's limit of 1s (--max_upload_idle_seconds)"));
+  EXPECT_LT(trickled, 30);
   EXPECT_LT(waited, std::chrono::seconds(5));
   grpc::ClientContext context;
   SetDeadline(&context);
