@@ -12,6 +12,7 @@
 #include "paperdb/index/sequenced_lru.h"
 #include "paperdb/index/varint.h"
 #include "paperdb/storage/keys.h"
+#include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/utf8.h"
 #include "paperdb/text/word_forms.h"
@@ -154,10 +155,14 @@ absl::StatusOr<uint32_t> WordDistance(const storage::Store& store,
   if (absl::EndsWith(key, "i")) {
     bases[1] = absl::StrCat(key.substr(0, key.size() - 1), "y");
   }
+  // An inflection made here is a word the corpus may not write ("neural" +
+  // "y", "neural" + "e"): beyond the stem it counts only if it is English.
   for (const std::string& base : bases) {
     if (base.empty()) continue;
     for (const char* suffix : kInflections) {
-      consider(absl::StrCat(base, suffix));
+      std::string candidate = absl::StrCat(base, suffix);
+      if (*suffix != '\0' && !text::IsEnglishWord(candidate)) continue;
+      consider(std::move(candidate));
     }
   }
   const std::string prefix = text::FormTermPrefix(key);

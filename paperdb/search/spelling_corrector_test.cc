@@ -42,10 +42,17 @@ TEST_F(SpellingCorrectionsTest, TheDistanceIsToAWordTheCorpusWrites) {
   ASSERT_THAT(writer_->Commit({MakePaper("a", "neural networks")}), IsOk());
 
   auto far = SpellingCorrections(*store_, "neuralabc", "neuralabc", {});
+  // Nor of an inflection no paper writes: "neural" + "y", "neural" + "e".
+  auto made_up = SpellingCorrections(*store_, "neuralxyz", "neuralxyz", {});
+  auto made_up_es = SpellingCorrections(*store_, "neuralnet", "neuralnet", {});
   auto near = SpellingCorrections(*store_, "nueral", "nueral", {});
 
   ASSERT_THAT(far, IsOk());
   EXPECT_TRUE(far->empty());
+  ASSERT_THAT(made_up, IsOk());
+  EXPECT_TRUE(made_up->empty());
+  ASSERT_THAT(made_up_es, IsOk());
+  EXPECT_TRUE(made_up_es->empty());
   ASSERT_THAT(near, IsOk());
   ASSERT_EQ(near->size(), 1u);
   EXPECT_EQ((*near)[0].term, "neural");
