@@ -98,6 +98,24 @@ TEST_F(IngestServiceE2eTest, IngestsBeyondTheLimitAreResourceExhausted) {
   EXPECT_EQ(held.added(), 1);
 }
 
+// Uploads `abstract` as after.txt to the limited service: OK, 1 added.
+// Shows that an ended call gave back its ingest slot.
+void ExpectAnUploadSucceeds(v1::IngestService::Stub* limited,
+                            const std::string& abstract) {
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() +
+                       std::chrono::seconds(30));
+  v1::IngestFileResponse response;
+  auto writer = limited->IngestFile(&context, &response);
+  v1::IngestFileRequest request;
+  request.set_file_name("after.txt");
+  request.set_content("ICLR 2024 paper list\n\n" + abstract + "\n");
+  writer->Write(request);
+  writer->WritesDone();
+  EXPECT_TRUE(writer->Finish().ok());
+  EXPECT_EQ(response.added(), 1);
+}
+
 // An upload that goes quiet, or sends only empty messages, is ended at the
 // idle limit, long before the time limit, and gives back its slot.
 TEST_F(IngestServiceE2eTest, AnIdleUploadIsEndedAtTheIdleLimit) {
@@ -129,16 +147,7 @@ TEST_F(IngestServiceE2eTest, AnIdleUploadIsEndedAtTheIdleLimit) {
                         "server's limit of 1s (--max_upload_idle_seconds)"));
   EXPECT_LT(trickled, 30);
   EXPECT_LT(waited, std::chrono::seconds(5));
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  v1::IngestFileResponse response;
-  auto writer = limited_->IngestFile(&context, &response);
-  request.set_file_name("after.txt");
-  request.set_content("ICLR 2024 paper list\n\nAfter the idle call.\n");
-  writer->Write(request);
-  writer->WritesDone();
-  EXPECT_TRUE(writer->Finish().ok());
-  EXPECT_EQ(response.added(), 1);
+  ExpectAnUploadSucceeds(limited_.get(), "After the idle call.");
 }
 
 TEST_F(IngestServiceE2eTest, StalledUploadIsEndedAtTheServerLimit) {
@@ -162,17 +171,7 @@ TEST_F(IngestServiceE2eTest, StalledUploadIsEndedAtTheServerLimit) {
               HasSubstr("stalled.txt: the upload was still incomplete after "
                         "the server's limit of 1s"));
   EXPECT_LT(waited, std::chrono::seconds(3));
-  // The slot is free again.
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  v1::IngestFileResponse response;
-  auto writer = limited_->IngestFile(&context, &response);
-  request.set_file_name("after.txt");
-  request.set_content("ICLR 2024 paper list\n\nAfter the stall.\n");
-  writer->Write(request);
-  writer->WritesDone();
-  EXPECT_TRUE(writer->Finish().ok());
-  EXPECT_EQ(response.added(), 1);
+  ExpectAnUploadSucceeds(limited_.get(), "After the stall.");
   ASSERT_TRUE(engine_->CatchUp().ok());
   EXPECT_EQ(SearchTotal("\"quonkified\""), 0);  // Quoted: no spelling fix.
 }
