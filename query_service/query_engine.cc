@@ -306,15 +306,15 @@ absl::Status QueryEngine::SearchPapers(
   if (concepts_only) {
     concepts = search::ConceptQueryOf(parsed, /*require_all=*/true);
   }
-  // What a page token is bound to, each part length-prefixed so that no
-  // two requests share it (else "neural" ordered by "year" and
-  // "neuralyear" would).
+  // What a page token is bound to, the query length-prefixed so that no
+  // two requests share it, and the order as parsed: "relevance" is the
+  // default order, and "year  DESC" is "year desc".
   // The store's identity too: its doc ids and statistics mean nothing to
   // another store.
-  const uint64_t fingerprint = Hash64(absl::StrCat(
-      request.query().size(), ":", request.query(), request.order_by().size(),
-      ":", request.order_by(), all_terms ? "all" : "some", ":",
-      static_cast<int>(semantic), ":", store_->identity()));
+  const uint64_t fingerprint = Hash64(
+      absl::StrCat(request.query().size(), ":", request.query(), ":",
+                   static_cast<int>(order), ":", all_terms ? "all" : "some",
+                   ":", static_cast<int>(semantic), ":", store_->identity()));
   // A next page continues after the last result of the previous one,
   // matched and scored as the first page was (search_page_state.h).
   std::optional<SearchPageState> previous;

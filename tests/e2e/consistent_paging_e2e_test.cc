@@ -238,6 +238,30 @@ TEST_F(ConsistentPagingTest, LaterPagesSearchWhatTheFirstPageExpandedTo) {
   }
 }
 
+// A token is bound to the order, not to how the request spells it:
+// "relevance" is the default.
+TEST_F(ConsistentPagingTest, TheDefaultOrderSpelledOutTakesTheToken) {
+  v1::SearchPapersRequest request;
+  request.set_query("learning");
+  request.set_page_size(2);
+  const v1::SearchPapersResponse first = SearchOk(request);
+  ASSERT_FALSE(first.next_page_token().empty());
+  request.set_page_token(first.next_page_token());
+  const v1::SearchPapersResponse plain = SearchOk(request);
+
+  for (const char* order : {"relevance", " RELEVANCE "}) {
+    request.set_order_by(order);
+    const v1::SearchPapersResponse spelled = SearchOk(request);
+    ASSERT_EQ(spelled.results_size(), 2) << order;
+    EXPECT_EQ(spelled.results(0).paper().name(),
+              plain.results(0).paper().name());
+  }
+  request.set_order_by("year desc");
+  v1::SearchPapersResponse response;
+  EXPECT_EQ(engine_->SearchPapers(request, &response).code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST_F(ConsistentPagingTest, TokensOfAnotherStoreAreRefused) {
   v1::SearchPapersRequest request;
   request.set_query("learning");
