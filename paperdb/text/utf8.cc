@@ -97,8 +97,9 @@ std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
     const int32_t at = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);
-    if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x200E || c == 0x200F ||
-        (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
+    if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E ||
+        c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
+        (c >= 0x2066 && c <= 0x2069)) {
       return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};
     }
   }

@@ -54,7 +54,8 @@ ByteSpan LongestWord(absl::string_view text);
 
 // True if `name` holds a character that must not appear in a label shown
 // to people: a control character (C0, DEL, C1) or a bidirectional
-// formatting character (U+200E, U+200F, U+202A..U+202E, U+2066..U+2069),
+// formatting character (U+061C, U+200E, U+200F, U+202A..U+202E,
+// U+2066..U+2069),
 // which could reorder what a terminal shows. REQUIRES: valid UTF-8.
 bool ContainsControlCharacter(absl::string_view name);
 

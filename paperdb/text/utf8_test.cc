@@ -74,6 +74,7 @@ TEST(ContainsControlCharacterTest, C0C1AndBidiControlsButNotText) {
       ContainsControlCharacter("rlo\xE2\x80\xAE"
                                "exe"));                      // U+202E
   EXPECT_TRUE(ContainsControlCharacter("fsi\xE2\x81\xA8"));  // U+2068
+  EXPECT_TRUE(ContainsControlCharacter("alm\xD8\x9C"));      // U+061C
 }
 
 TEST(StripUnicodeWhitespaceTest, StripsNbspIdeographicSpaceAndAscii) {
