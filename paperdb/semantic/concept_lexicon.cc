@@ -149,7 +149,6 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
                                   kMaxConceptTermWords, " words"));
       }
       if (words.size() == 1) {
-        lexicon.one_word_stems_.insert(words[0]);
         lexicon.one_word_terms_[words[0]].push_back(folded[0]);
       }
       // A term of the stems of an earlier one adds nothing ("LLMs" after

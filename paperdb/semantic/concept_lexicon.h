@@ -31,7 +31,6 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -99,7 +98,7 @@ class ConceptLexicon {
   // its own ("quantized", "quantization": "quantiz"), which spelling
   // correction leaves alone.
   bool IsOneWordTermStem(absl::string_view stem) const {
-    return one_word_stems_.contains(stem);
+    return one_word_terms_.contains(stem);
   }
   // True if the folded word `folded`, of stem `stem`, is a one-word term of
   // some concept or an inflection of one (text::AreInflections()):
@@ -163,7 +162,6 @@ class ConceptLexicon {
   std::vector<std::vector<std::string>> terms_;
   std::vector<std::vector<std::vector<std::string>>> stems_;
   absl::flat_hash_map<std::string, uint32_t> index_of_;
-  absl::flat_hash_set<std::string> one_word_stems_;
   // Stem -> the folded words of one-word terms of that stem.
   absl::flat_hash_map<std::string, std::vector<std::string>> one_word_terms_;
   // First stem -> the entries starting with it, longest first.
