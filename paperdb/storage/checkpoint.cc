@@ -19,6 +19,7 @@
 #include "absl/strings/str_split.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/paper_table.h"
+#include "paperdb/storage/store_internal.h"
 
 namespace paperdb::storage {
 namespace {
@@ -178,6 +179,12 @@ absl::StatusOr<CheckpointInfo> ReadCompleteCheckpoint(const std::string& path) {
   }
   info->name = dir.filename().string();
   info->path = path;
+  if (std::find_if(files.begin(), files.end(), [](const auto& file) {
+        return file.first == kCheckpointStoreFile;
+      }) != files.end()) {
+    std::ifstream store(dir / kCheckpointStoreFile, std::ios::binary);
+    std::getline(store, info->store_identity);
+  }
   return info;
 }
 
@@ -221,18 +228,27 @@ absl::StatusOr<CheckpointInfo> PublishCheckpoint(
   } cleanup{temp};
   PAPERDB_ASSIGN_OR_RETURN(const uint64_t sequence,
                            store.CreateCheckpoint(temp.string()));
-  // A newer checkpoint than the store itself was published from another
-  // store (one made afresh, or restored from a backup): published beside
-  // it, this one would sort older, followers would keep serving the other
-  // store, and pruning would remove this one.
+  const std::string identity = internal::ReadIdentity(store.path());
+  // A newer checkpoint than the store itself, or one of the same sequence
+  // number from another store, was published from another store (one made
+  // afresh, or restored from a backup): published beside it, this one
+  // would sort older or be taken for it, followers would keep serving the
+  // other store, and pruning would remove this one.
   PAPERDB_ASSIGN_OR_RETURN(const std::vector<CheckpointInfo> published,
                            ListCompleteCheckpoints(publish_dir));
-  if (!published.empty() && published.back().sequence > sequence) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        publish_dir, " holds ", published.back().name,
-        ", newer than this store (sequence number ", sequence,
-        "): it was published from another store; publish to an empty "
-        "directory and point the followers at it"));
+  if (!published.empty()) {
+    const CheckpointInfo& newest = published.back();
+    const bool other_store =
+        !newest.store_identity.empty() && newest.store_identity != identity;
+    if (newest.sequence > sequence ||
+        (newest.sequence == sequence && other_store)) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          publish_dir, " holds ", newest.name,
+          newest.sequence > sequence ? ", newer than" : ", as new as",
+          " this store (sequence number ", sequence,
+          "): it was published from another store; publish to an empty "
+          "directory and point the followers at it"));
+    }
   }
   const fs::path final_path = fs::path(publish_dir) / CheckpointName(sequence);
   if (absl::StatusOr<CheckpointInfo> existing =
@@ -241,6 +257,15 @@ absl::StatusOr<CheckpointInfo> PublishCheckpoint(
     return existing;
   }
   PAPERDB_ASSIGN_OR_RETURN(const uint64_t papers, CountPapers(temp.string()));
+  {
+    const fs::path store_file = temp / kCheckpointStoreFile;
+    std::ofstream out(store_file, std::ios::binary | std::ios::trunc);
+    out << identity << "\n";
+    out.close();
+    if (!out) {
+      return absl::InternalError(absl::StrCat("writing ", store_file.string()));
+    }
+  }
   PAPERDB_RETURN_IF_ERROR(WriteMarker(temp, sequence, papers));
   // An incomplete directory of the same name (a copy cut short) is
   // replaced.
@@ -254,6 +279,7 @@ absl::StatusOr<CheckpointInfo> PublishCheckpoint(
   info.path = final_path.string();
   info.sequence = sequence;
   info.papers = papers;
+  info.store_identity = identity;
   return info;
 }
 

@@ -3,6 +3,8 @@
 // checkpoint, named "ckpt-" and the store's sequence number in 20 digits (so
 // names sort in publish order), each a complete RocksDB store plus a marker
 // file, COMPLETE, that lists every file of the checkpoint with its size.
+// A file STORE among them holds the RocksDB IDENTITY of the store it was
+// taken from, so a publisher tells its own checkpoints from another store's.
 //
 // Publishing writes the checkpoint under a hidden temporary name
 // (".tmp-ckpt-..."), writes the marker last, syncs, and renames the
@@ -28,6 +30,8 @@ namespace paperdb::storage {
 
 // The marker file a complete checkpoint holds.
 inline constexpr char kCheckpointMarker[] = "COMPLETE";
+// The file holding the source store's identity, one line.
+inline constexpr char kCheckpointStoreFile[] = "STORE";
 // Prefix of a checkpoint's directory name.
 inline constexpr char kCheckpointPrefix[] = "ckpt-";
 
@@ -36,6 +40,9 @@ struct CheckpointInfo {
   std::string path;       // Its directory.
   uint64_t sequence = 0;  // The store's sequence number it holds.
   uint64_t papers = 0;    // Papers it holds.
+  // The RocksDB IDENTITY of the store it was taken from; "" for a
+  // checkpoint without a STORE file (published by an older paperdb).
+  std::string store_identity;
 };
 
 // The directory name of the checkpoint at `sequence`.
@@ -45,8 +52,9 @@ std::string CheckpointName(uint64_t sequence);
 // publishes it atomically, as the file comment says. If a complete
 // checkpoint of the same sequence number is already there, returns it and
 // writes nothing. Reads and writes of `store` may run during the call.
-// FAILED_PRECONDITION if `publish_dir` holds a complete checkpoint of a
-// higher sequence number than the store's (published from another store).
+// FAILED_PRECONDITION if `publish_dir`'s newest complete checkpoint has a
+// higher sequence number than the store's, or the same one but another
+// store's identity (published from another store).
 // INTERNAL on file-system errors; the store's errors
 // (Store::CreateCheckpoint); nothing is published on error.
 absl::StatusOr<CheckpointInfo> PublishCheckpoint(

@@ -172,5 +172,47 @@ TEST_F(CheckpointMarkerTest, ACheckpointOfAnotherNewerStoreIsNotPublishedOver) {
   EXPECT_EQ((*listed)[0].name, CheckpointName(1000000));
 }
 
+// Two stores made afresh from the same files reach the same sequence
+// number: the second one's checkpoint is not taken for the first one's,
+// and its store identity, kept in the checkpoint, tells them apart.
+TEST_F(CheckpointMarkerTest, ACheckpointOfAnotherStoreAsNewIsNotTakenForOurs) {
+  auto first = Store::OpenPrimary((dir_ / "first").string());
+  ASSERT_THAT(first.status(), IsOk());
+  auto second = Store::OpenPrimary((dir_ / "second").string());
+  ASSERT_THAT(second.status(), IsOk());
+  ASSERT_EQ((*first)->LatestSequenceNumber(),
+            (*second)->LatestSequenceNumber());
+  const std::string published = (dir_ / "published").string();
+  auto info = PublishCheckpoint(**first, published);
+  ASSERT_THAT(info.status(), IsOk());
+  std::ifstream identity(dir_ / "first" / "IDENTITY");
+  std::string first_identity;
+  std::getline(identity, first_identity);
+  ASSERT_EQ(first_identity.size(), 36u);  // A UUID.
+  EXPECT_EQ(info->store_identity, first_identity);
+  EXPECT_EQ(ReadCompleteCheckpoint(info->path)->store_identity, first_identity);
+
+  EXPECT_THAT(PublishCheckpoint(**second, published).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("as new as this store")));
+  // The first store publishing again finds its own checkpoint.
+  auto again = PublishCheckpoint(**first, published);
+  ASSERT_THAT(again.status(), IsOk());
+  EXPECT_EQ(again->name, info->name);
+  auto listed = ListCompleteCheckpoints(published);
+  ASSERT_THAT(listed.status(), IsOk());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].store_identity, first_identity);
+}
+
+// A checkpoint without a STORE file (from an older paperdb) names no
+// store: one of the same sequence number is taken as already published.
+TEST_F(CheckpointMarkerTest, ACheckpointWithoutAStoreFileNamesNoStore) {
+  const fs::path path = Make(CheckpointName(42), kGood);
+  auto read = ReadCompleteCheckpoint(path.string());
+  ASSERT_THAT(read.status(), IsOk());
+  EXPECT_EQ(read->store_identity, "");
+}
+
 }  // namespace
 }  // namespace paperdb::storage
