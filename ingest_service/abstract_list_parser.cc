@@ -212,14 +212,14 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
           absl::StrCat("the header's venue is ", venue.size(),
                        " bytes, longer than the limit of ", kMaxVenueBytes));
     }
-    // A venue is a label shown to people: no control or bidirectional
-    // formatting characters (as in file names).
+    // A venue is a label shown to people: no control, bidirectional
+    // formatting or invisible characters (as in file names).
     if (const auto hidden = text::FindControlCharacter(venue)) {
       return InputError(
           file_name, line.number, line.offset,
-          absl::StrFormat("the header's venue holds U+%04X, a control or "
-                          "bidirectional formatting character",
-                          hidden->code_point));
+          absl::StrFormat("the header's venue holds U+%04X, %s",
+                          hidden->code_point,
+                          text::HiddenCharacterKind(hidden->code_point)));
     }
     absl::string_view last = venue.substr(venue.rfind(' ') + 1);
     absl::ConsumeSuffix(&last, "年");
@@ -236,6 +236,18 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       return InputError(file_name, line.number, line.offset,
                         absl::StrCat("the header's year '", last,
                                      "' is not a year from 1900 to 2200"));
+    }
+    // A year glued to the venue's last word is a year ("ICLR2024 paper
+    // list" is ICLR's 2024 list), so one beside another year is two years.
+    int glued = 0;
+    if (year != 0 && last.size() > 4 &&
+        absl::SimpleAtoi(last.substr(last.size() - 4), &glued) &&
+        glued >= 1900 && glued <= 2200 &&
+        !absl::ascii_isdigit(last[last.size() - 5])) {
+      return InputError(
+          file_name, line.number, line.offset,
+          absl::StrCat("the header names two years, '", last, "' and '", year,
+                       "': name the list's one year"));
     }
     return absl::OkStatus();
   };

@@ -204,6 +204,17 @@ TEST(AbstractListParserTest, ANumberThatIsNoYearIsRejected) {
           .message(),
       HasSubstr("y.txt: line 1, byte 0: the header names two years, '2024' "
                 "and '2025'"));
+  EXPECT_THAT(ParseAbstractList("y.txt", "ICLR2024 2025 paper list\n\nx\n")
+                  .status()
+                  .message(),
+              HasSubstr("y.txt: line 1, byte 0: the header names two years, "
+                        "'ICLR2024' and '2025'"));
+  // A number glued to a name that is no year stays the venue's.
+  absl::StatusOr<ParsedAbstractList> named =
+      ParseAbstractList("y.txt", "GPT4 2024 paper list\n\nx\n");
+  ASSERT_THAT(named, IsOk());
+  EXPECT_EQ(named->venue, "GPT4");
+  EXPECT_EQ(named->year, 2024);
   absl::StatusOr<ParsedAbstractList> no_year =
       ParseAbstractList("y.txt", "ICML 07 paper list\n\nx\n");
   ASSERT_THAT(no_year, IsOk());
@@ -218,7 +229,16 @@ TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
       ParseAbstractList("v.txt", "IC\u202ELR 2024 paper list\n\nx\n")
           .status()
           .message(),
-      HasSubstr("v.txt: line 1, byte 0: the header's venue holds U+202E"));
+      HasSubstr("v.txt: line 1, byte 0: the header's venue holds U+202E, "
+                "a bidirectional formatting character"));
+  // A zero-width space would make "ICLR\u200B" a venue of its own that
+  // looks like "ICLR".
+  EXPECT_THAT(
+      ParseAbstractList("v.txt", "ICLR\u200B 2024 paper list\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("v.txt: line 1, byte 0: the header's venue holds U+200B, "
+                "an invisible character"));
 }
 
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {

@@ -44,8 +44,7 @@ absl::Status CheckFileName(absl::string_view file_name) {
     return absl::InvalidArgumentError(absl::StrCat(
         "file name \"", absl::CHexEscape(file_name), "\": byte ", bad->byte,
         ": U+", absl::AsciiStrToUpper(absl::StrFormat("%04x", bad->code_point)),
-        bad->code_point < 0x200E ? " is a control character"
-                                 : " is a bidirectional formatting character",
+        " is ", text::HiddenCharacterKind(bad->code_point),
         ", which could change how the name is shown"));
   }
   return absl::OkStatus();

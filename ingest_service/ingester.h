@@ -47,7 +47,7 @@ inline constexpr int kMaxListedParagraphs = 10000;
 inline constexpr size_t kMaxFileNameBytes = 1024;
 
 // OK if `file_name` can label a source: 1 to kMaxFileNameBytes bytes of valid
-// UTF-8 without control or bidirectional formatting characters
+// UTF-8 without control, bidirectional formatting or invisible characters
 // (text::ContainsControlCharacter). INVALID_ARGUMENT otherwise, with the
 // name C-escaped in the message. The name is never opened as a path.
 absl::Status ValidateFileName(absl::string_view file_name);

@@ -90,6 +90,22 @@ ByteSpan LongestWord(absl::string_view text) {
   return longest;
 }
 
+namespace {
+
+bool IsControl(UChar32 c) { return c < 0x20 || (c >= 0x7F && c <= 0x9F); }
+
+bool IsBidiFormatting(UChar32 c) {
+  return c == 0x061C || c == 0x200E || c == 0x200F ||
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
+}
+
+bool IsInvisible(UChar32 c) {
+  return c == 0x00AD || c == 0x180E || c == 0x200B ||
+         (c >= 0x2060 && c <= 0x2064) || c == 0xFEFF;
+}
+
+}  // namespace
+
 std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
   const auto* s = reinterpret_cast<const uint8_t*>(name.data());
   const int32_t length = static_cast<int32_t>(name.size());
@@ -97,13 +113,18 @@ std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
     const int32_t at = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);
-    if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x061C || c == 0x200E ||
-        c == 0x200F || (c >= 0x202A && c <= 0x202E) ||
-        (c >= 0x2066 && c <= 0x2069)) {
+    if (IsControl(c) || IsBidiFormatting(c) || IsInvisible(c)) {
       return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};
     }
   }
   return std::nullopt;
+}
+
+absl::string_view HiddenCharacterKind(uint32_t code_point) {
+  const auto c = static_cast<UChar32>(code_point);
+  if (IsBidiFormatting(c)) return "a bidirectional formatting character";
+  if (IsInvisible(c)) return "an invisible character";
+  return "a control character";
 }
 
 bool ContainsControlCharacter(absl::string_view name) {

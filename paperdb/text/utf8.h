@@ -53,10 +53,12 @@ struct ByteSpan {
 ByteSpan LongestWord(absl::string_view text);
 
 // True if `name` holds a character that must not appear in a label shown
-// to people: a control character (C0, DEL, C1) or a bidirectional
+// to people: a control character (C0, DEL, C1), a bidirectional
 // formatting character (U+061C, U+200E, U+200F, U+202A..U+202E,
-// U+2066..U+2069),
-// which could reorder what a terminal shows. REQUIRES: valid UTF-8.
+// U+2066..U+2069), which could reorder what a terminal shows, or an
+// invisible one (U+00AD, U+180E, U+200B, U+2060..U+2064, U+FEFF), which
+// makes two labels that look alike differ. Zero-width (non-)joiners stay:
+// words of several scripts need them. REQUIRES: valid UTF-8.
 bool ContainsControlCharacter(absl::string_view name);
 
 // The first such character of `name`: its byte offset and code point, or
@@ -66,6 +68,10 @@ struct CodePointAt {
   uint32_t code_point = 0;
 };
 std::optional<CodePointAt> FindControlCharacter(absl::string_view name);
+
+// What such a character is, for an error message: "a control character",
+// "a bidirectional formatting character" or "an invisible character".
+absl::string_view HiddenCharacterKind(uint32_t code_point);
 
 // True if `text` holds at least one letter (Unicode general category L*).
 bool ContainsLetter(absl::string_view text);

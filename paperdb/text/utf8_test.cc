@@ -77,6 +77,24 @@ TEST(ContainsControlCharacterTest, C0C1AndBidiControlsButNotText) {
   EXPECT_TRUE(ContainsControlCharacter("alm\xD8\x9C"));      // U+061C
 }
 
+// Characters that show as nothing make two labels that look alike differ;
+// the joiners that words of several scripts need are kept.
+TEST(ContainsControlCharacterTest, InvisibleCharactersButNotJoiners) {
+  const std::optional<CodePointAt> zwsp = FindControlCharacter("ICLR\u200B");
+  ASSERT_TRUE(zwsp.has_value());
+  EXPECT_EQ(zwsp->byte, 4u);
+  EXPECT_EQ(zwsp->code_point, 0x200Bu);
+  EXPECT_EQ(HiddenCharacterKind(0x200B), "an invisible character");
+  EXPECT_TRUE(ContainsControlCharacter("IC\u2060LR"));  // Word joiner.
+  EXPECT_TRUE(ContainsControlCharacter("IC\uFEFFLR"));  // Inside, not a BOM.
+  EXPECT_TRUE(ContainsControlCharacter("IC\u00ADLR"));  // Soft hyphen.
+  EXPECT_FALSE(ContainsControlCharacter("\u0645\u06CC\u200C\u062E"));  // ZWNJ.
+  EXPECT_FALSE(ContainsControlCharacter("\u0915\u094D\u200D\u0937"));  // ZWJ.
+  EXPECT_EQ(HiddenCharacterKind(0x061C),
+            "a bidirectional formatting character");
+  EXPECT_EQ(HiddenCharacterKind(0x85), "a control character");
+}
+
 TEST(StripUnicodeWhitespaceTest, StripsNbspIdeographicSpaceAndAscii) {
   EXPECT_EQ(StripUnicodeWhitespace("\xC2\xA0 \t\xE3\x80\x80"
                                    "abc \xC2\xA0"),
