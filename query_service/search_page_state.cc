@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/search/query_parser.h"
 #include "paperdb/storage/v1/page_state.pb.h"
 
 namespace paperdb::query {
@@ -48,9 +49,18 @@ void ToState(const search::QueryNode& node, storage::v1::QueryNodeState* out) {
 }
 
 // The node `state` holds; false if it is out of range.
-bool FromState(const storage::v1::QueryNodeState& state,
+// Deepest pinned query accepted: the parser's nesting limit and the levels
+// expansion adds under a leaf (an OR of forms under an OR of a concept).
+constexpr int kMaxPinnedDepth = static_cast<int>(search::kMaxDepth) + 8;
+
+// False unless `state` has the shape a parsed and expanded query has: no
+// slop, phrase or nesting past the parser's limits, a finite boost.
+bool FromState(const storage::v1::QueryNodeState& state, int depth,
                search::QueryNode* out) {
-  if (state.kind() > static_cast<uint32_t>(search::QueryNode::Kind::kOr)) {
+  if (state.kind() > static_cast<uint32_t>(search::QueryNode::Kind::kOr) ||
+      depth > kMaxPinnedDepth || state.slop() > search::kMaxSlop ||
+      static_cast<size_t>(state.terms_size()) > search::kMaxPhraseTerms ||
+      !std::isfinite(state.boost()) || state.boost() < 0) {
     return false;
   }
   out->kind = static_cast<search::QueryNode::Kind>(state.kind());
@@ -67,7 +77,9 @@ bool FromState(const storage::v1::QueryNodeState& state,
   out->value = state.value();
   out->value_end = state.value_end();
   for (const storage::v1::QueryNodeState& child : state.children()) {
-    if (!FromState(child, &out->children.emplace_back())) return false;
+    if (!FromState(child, depth + 1, &out->children.emplace_back())) {
+      return false;
+    }
   }
   out->excluded = state.excluded();
   out->dismax = state.dismax();
@@ -151,7 +163,7 @@ absl::StatusOr<SearchPageState> DecodeSearchPageState(absl::string_view bytes) {
   state.first_total_size_estimated = in.first_total_size_estimated();
   if (in.has_query()) {
     search::QueryNode query;
-    if (!FromState(in.query(), &query)) {
+    if (!FromState(in.query(), 0, &query)) {
       return InvalidToken("its query is out of range");
     }
     state.query = std::move(query);

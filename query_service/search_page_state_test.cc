@@ -4,6 +4,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "paperdb/search/query_parser.h"
 #include "paperdb/storage/v1/page_state.pb.h"
 #include "tests/testing/status_matchers.h"
 
@@ -102,6 +103,37 @@ TEST(SearchPageStateTest, RejectsStateNoFirstPageMade) {
     big.mutable_query()->add_children()->add_terms("term" + std::to_string(i));
   }
   ASSERT_GT(big.query().ByteSizeLong(), kMaxPinnedQueryBytes);
+  // Shapes no parsed query has: a slop or a phrase past the parser's
+  // limits, nesting far past them, a boost that is not a finite weight.
+  auto forged = [](auto change) {
+    storage::v1::SearchPageState state;
+    EXPECT_TRUE(state.ParseFromString(EncodeSearchPageState(Example())));
+    storage::v1::QueryNodeState* query = state.mutable_query();
+    query->set_kind(static_cast<uint32_t>(search::QueryNode::Kind::kPhrase));
+    query->add_terms("graph");
+    query->add_terms("network");
+    change(query);
+    return state.SerializeAsString();
+  };
+  ASSERT_THAT(DecodeSearchPageState(forged([](auto*) {})), IsOk());
+  const std::string forged_tokens[] = {
+      forged([](auto* q) { q->set_slop(search::kMaxSlop + 1); }),
+      forged([](auto* q) {
+        for (size_t i = 0; i < search::kMaxPhraseTerms; ++i) q->add_terms("a");
+      }),
+      forged([](auto* q) {
+        for (int i = 0; i < 60; ++i) {
+          q->set_kind(static_cast<uint32_t>(search::QueryNode::Kind::kAnd));
+          q = q->add_children();
+        }
+        q->add_terms("deep");
+      }),
+      forged([](auto* q) { q->set_boost(std::nan("")); }),
+      forged([](auto* q) { q->set_boost(-1); })};
+  for (const std::string& bytes : forged_tokens) {
+    EXPECT_THAT(DecodeSearchPageState(bytes),
+                StatusIs(absl::StatusCode::kInvalidArgument));
+  }
   storage::v1::SearchPageState nan_score;
   ASSERT_TRUE(nan_score.ParseFromString(EncodeSearchPageState(Example())));
   nan_score.set_score(std::nan(""));
