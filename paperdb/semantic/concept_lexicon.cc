@@ -200,8 +200,8 @@ std::vector<ConceptMention> ConceptLexicon::Match(
 
 std::vector<ConceptMention> ConceptLexicon::MatchEntries(
     absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
-    uint32_t first_position, const SurfaceFn& joiner,
-    bool with_narrower) const {
+    uint32_t first_position, const SurfaceFn& joiner, bool with_narrower,
+    const std::vector<bool>* written_as_is) const {
   std::vector<ConceptMention> mentions;
   // Folded words, computed only where a term's stems match.
   std::vector<std::string> surfaces(terms.size());
@@ -212,8 +212,10 @@ std::vector<ConceptMention> ConceptLexicon::MatchEntries(
         surfaces[i + k] = surface(i + k);
         known[i + k] = true;
       }
-      if (!surfaces[i + k].empty() &&
-          !text::AreInflections(entry.words[k], surfaces[i + k])) {
+      if (surfaces[i + k].empty()) continue;
+      if (written_as_is != nullptr && (*written_as_is)[i + k]
+              ? surfaces[i + k] != entry.words[k]
+              : !text::AreInflections(entry.words[k], surfaces[i + k])) {
         return false;
       }
     }
@@ -277,6 +279,21 @@ bool IsWordGap(absl::string_view gap) {
   return true;
 }
 
+// True if `gap` is one hyphen (ASCII, U+2010 or U+2011).
+bool IsHyphen(absl::string_view gap) {
+  return gap == "-" || gap == "\u2010" || gap == "\u2011";
+}
+
+// Particles that make a phrasal noun of the word hyphened before them,
+// plural or not: "trade-off", "set-ups", "roll-out", "warm-up".
+bool IsParticle(absl::string_view folded) {
+  if (folded.size() > 2) absl::ConsumeSuffix(&folded, "s");
+  static constexpr absl::string_view kParticles[] = {
+      "off", "up", "out", "down", "over", "in", "on", "back", "away"};
+  return std::find(std::begin(kParticles), std::end(kParticles), folded) !=
+         std::end(kParticles);
+}
+
 }  // namespace
 
 std::vector<ConceptMention> ConceptLexicon::MatchTokens(
@@ -291,6 +308,10 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
   std::vector<absl::string_view> words;
   std::vector<const text::AnalyzedToken*> word_tokens;
   std::vector<std::string> joiners;  // Before each of `words`.
+  // A word hyphened to a particle is part of a phrasal noun and names a
+  // concept only as written: "trade-off" is not "trading", though
+  // "trade" and "trading" are one word inflected.
+  std::vector<bool> written_as_is;
   std::string joiner;
   bool parted = false;  // Punctuation since the last word.
   uint32_t last_end = 0;
@@ -310,10 +331,16 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
       }
       continue;
     }
-    if (!words.empty() && token.start_byte > last_end) {
-      parted |= !IsWordGap(text.substr(last_end, token.start_byte - last_end));
-    }
+    const absl::string_view gap =
+        token.start_byte > last_end
+            ? text.substr(last_end, token.start_byte - last_end)
+            : absl::string_view();
+    if (!words.empty() && !gap.empty()) parted |= !IsWordGap(gap);
     last_end = token.end_byte;
+    if (!words.empty() && joiner.empty() && !parted && IsHyphen(gap) &&
+        IsParticle(fold(token))) {
+      written_as_is.back() = true;
+    }
     if (token.stopword) {
       absl::StrAppend(&joiner, joiner.empty() ? "" : " ", fold(token));
       continue;
@@ -324,11 +351,13 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     parted = false;
     words.push_back(token.term);
     word_tokens.push_back(&token);
+    written_as_is.push_back(false);
   }
-  std::vector<ConceptMention> runs = Match(
+  std::vector<ConceptMention> runs = MatchEntries(
       absl::MakeConstSpan(words),
       [&](size_t i) { return fold(*word_tokens[i]); }, 0,
-      [&](size_t i) { return joiners[i]; });
+      [&](size_t i) { return joiners[i]; }, /*with_narrower=*/true,
+      &written_as_is);
   for (ConceptMention& m : runs) {
     m.position = word_tokens[m.position]->position;  // Index -> position.
     mentions.push_back(m);

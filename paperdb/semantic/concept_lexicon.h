@@ -154,10 +154,13 @@ class ConceptLexicon {
     std::vector<std::string> joiners;
     bool narrower = false;  // Written with '~'.
   };
+  // Match() with narrower terms or not; where `written_as_is` (if given)
+  // holds true for a word, a term matches it only as the term writes it,
+  // not inflected.
   std::vector<ConceptMention> MatchEntries(
       absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
-      uint32_t first_position, const SurfaceFn& joiner,
-      bool with_narrower) const;
+      uint32_t first_position, const SurfaceFn& joiner, bool with_narrower,
+      const std::vector<bool>* written_as_is = nullptr) const;
   std::vector<std::string> ids_;
   std::vector<std::vector<std::string>> terms_;
   std::vector<std::vector<std::vector<std::string>>> stems_;

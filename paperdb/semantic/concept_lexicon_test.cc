@@ -186,6 +186,26 @@ TEST(ConceptLexiconTest, CompiledInTermsDoNotMatchUnrelatedWordsOfTheirStem) {
               ::testing::ElementsAre("edge_devices"));
 }
 
+// A word hyphened to a particle is part of a phrasal noun: "trade-off" is
+// not "trading", nor "set-up" "setting"; as the term writes it, the word
+// still names its concept ("made-up facts").
+TEST(ConceptLexiconTest, APhrasalNounNamesNoConceptOfItsWordInflected) {
+  const ConceptLexicon& lexicon = ConceptLexicon::Default();
+  for (const char* text :
+       {"We study the trade-off between accuracy and speed.",
+        "the trade\u2010offs of speed", "trade-offs"}) {
+    EXPECT_THAT(Ids(lexicon, MatchText(lexicon, text)),
+                ::testing::Not(::testing::Contains("finance")))
+        << text;
+  }
+  EXPECT_THAT(Ids(lexicon, MatchText(lexicon,
+                                     "We study algorithmic trading and "
+                                     "trade execution.")),
+              ::testing::Contains("finance"));
+  EXPECT_THAT(Ids(lexicon, MatchText(lexicon, "LLMs produce made-up facts.")),
+              ::testing::Contains("hallucination"));
+}
+
 TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
   const ConceptLexicon& lexicon = ConceptLexicon::Default();
   EXPECT_GE(lexicon.size(), 300u);
