@@ -49,9 +49,10 @@ void PrintRejected(const std::string& label, const absl::Status& status,
 class PreparePool {
  public:
   PreparePool(const Ingester& ingester, const std::vector<std::string>& paths,
-              size_t lookahead)
+              size_t lookahead, const std::atomic<bool>* interrupted)
       : ingester_(ingester),
         paths_(paths),
+        interrupted_(interrupted),
         slots_(paths.size()),
         lookahead_(std::max<size_t>(lookahead, 1)) {
     const size_t threads = std::max<size_t>(
@@ -105,7 +106,7 @@ class PreparePool {
     Prepared prepared;
     prepared.label = std::filesystem::path(path).filename().string();
     absl::StatusOr<std::string> content =
-        ReadFile(path, ingester_.options().max_file_bytes);
+        ReadFile(path, ingester_.options().max_file_bytes, interrupted_);
     if (!content.ok()) {
       prepared.file = content.status();
       return prepared;
@@ -117,6 +118,7 @@ class PreparePool {
 
   const Ingester& ingester_;
   const std::vector<std::string>& paths_;
+  const std::atomic<bool>* interrupted_;  // May be null; not owned.
   absl::Mutex mu_;
   std::vector<std::optional<Prepared>> slots_ ABSL_GUARDED_BY(mu_);
   const size_t lookahead_;
@@ -228,7 +230,7 @@ BulkIngestReport BulkIngest(Ingester& ingester,
     batch_bytes = 0;
   };
 
-  PreparePool pool(ingester, paths, options.lookahead);
+  PreparePool pool(ingester, paths, options.lookahead, options.interrupted);
   for (size_t i = 0; i < paths.size(); ++i) {
     Prepared prepared = pool.Take(i);
     if (options.interrupted != nullptr && options.interrupted->load()) {

@@ -1,6 +1,13 @@
 #include "ingest_service/ingester.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -310,7 +317,7 @@ absl::StatusOr<std::vector<v1::IngestFileResponse>> Ingester::Commit(
 }
 
 absl::StatusOr<std::vector<std::string>> ListInputFiles(
-    const std::vector<std::string>& paths) {
+    const std::vector<std::string>& paths, std::vector<SkippedEntry>* skipped) {
   namespace fs = std::filesystem;
   std::vector<std::string> files;
   for (const std::string& path : paths) {
@@ -318,7 +325,10 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
     const fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) {
       return absl::NotFoundError(
-          absl::StrCat(path, ": no such file or directory"));
+          absl::StrCat(path, ": ",
+                       error && error != std::errc::no_such_file_or_directory
+                           ? error.message()
+                           : "no such file or directory"));
     }
     if (!fs::is_directory(status)) {
       files.push_back(path);
@@ -328,8 +338,24 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
     for (const fs::directory_entry& entry :
          fs::directory_iterator(path, error)) {
       const std::string name = entry.path().filename().string();
-      if (!name.empty() && name[0] != '.' && entry.is_regular_file()) {
+      if (name.empty() || name[0] == '.') continue;
+      // The entry's target (symlinks followed); never throws.
+      std::error_code entry_error;
+      const fs::file_status target = entry.status(entry_error);
+      if (entry_error || !fs::exists(target)) {
+        if (skipped == nullptr) continue;
+        skipped->push_back(
+            {entry.path().string(),
+             entry_error ? entry_error.message() : "no such file or directory",
+             /*unreadable=*/true});
+      } else if (fs::is_regular_file(target)) {
         inside.push_back(entry.path().string());
+      } else if (skipped != nullptr) {
+        skipped->push_back({entry.path().string(),
+                            fs::is_directory(target)
+                                ? "a directory (directories are not walked)"
+                                : "not a regular file",
+                            /*unreadable=*/false});
       }
     }
     if (error) {
@@ -337,6 +363,12 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
     }
     std::sort(inside.begin(), inside.end());
     files.insert(files.end(), inside.begin(), inside.end());
+  }
+  if (skipped != nullptr) {
+    std::sort(skipped->begin(), skipped->end(),
+              [](const SkippedEntry& a, const SkippedEntry& b) {
+                return a.path < b.path;
+              });
   }
   // A file's name is its source's name in the store: a second file of the
   // same name would replace the first's papers.
@@ -355,21 +387,61 @@ absl::StatusOr<std::vector<std::string>> ListInputFiles(
   return files;
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path,
-                                     size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+namespace {
+
+// Waits until `fd`, a FIFO or device opened non-blocking, can be read (or
+// its writer has gone), polling `interrupted` every 100 ms. False if
+// interrupted first.
+bool AwaitReadable(int fd, const std::atomic<bool>* interrupted) {
+  while (interrupted == nullptr || !interrupted->load()) {
+    pollfd ready{fd, POLLIN, 0};
+    if (poll(&ready, 1, 100) > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, size_t max_bytes,
+                                     const std::atomic<bool>* interrupted) {
+  // Non-blocking open: a FIFO's open would otherwise wait, uninterruptibly,
+  // for a writer; its reads then wait in poll(), which an interrupt ends.
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int open_error = errno;
+    const std::string message =
+        absl::StrCat(path, ": cannot open: ", std::strerror(open_error));
+    return open_error == ENOENT ? absl::NotFoundError(message)
+                                : absl::FailedPreconditionError(message);
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat info;
+  const bool regular = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  if (regular) fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string content;
   char buffer[1 << 16];
-  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
-    content.append(buffer, static_cast<size_t>(in.gcount()));
+  while (true) {
+    if (!regular && !AwaitReadable(fd, interrupted)) {
+      return absl::CancelledError(
+          absl::StrCat(path, ": interrupted while waiting for data"));
+    }
+    const ssize_t got = read(fd, buffer, sizeof(buffer));
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got < 0) {
+      return absl::InternalError(
+          absl::StrCat(path, ": read error: ", std::strerror(errno)));
+    }
+    if (got == 0) break;
+    content.append(buffer, static_cast<size_t>(got));
     if (content.size() > max_bytes) {
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": file is larger than the limit of ", max_bytes,
                        " bytes (--max_file_mib)"));
     }
   }
-  if (in.bad()) return absl::InternalError(absl::StrCat(path, ": read error"));
   return content;
 }
 

@@ -7,6 +7,7 @@
 #ifndef PAPERDB_INGEST_SERVICE_INGESTER_H_
 #define PAPERDB_INGEST_SERVICE_INGESTER_H_
 
+#include <atomic>
 #include <functional>
 #include <string>
 #include <vector>
@@ -121,20 +122,37 @@ class Ingester {
   IngestOptions options_;
 };
 
-// Expands `paths` into the regular files to ingest: a file stands for
-// itself; a directory for the regular files directly inside it whose names
-// do not start with '.', sorted by name. NOT_FOUND for a path that does not
-// exist; INVALID_ARGUMENT, naming both, for two different files with the
-// same name (a file's name is its source's name in the store).
+// An entry of an input directory that is not ingested, and why.
+struct SkippedEntry {
+  std::string path;
+  std::string reason;  // "a directory (...)", "Permission denied", ...
+  // True if its target could not be read (a symlink loop, a dangling
+  // symlink, no permission): an error, where a subdirectory or a FIFO is
+  // only not an input.
+  bool unreadable = false;
+};
+
+// Expands `paths` into the files to ingest: a file stands for itself; a
+// directory for the regular files directly inside it (symlinks followed)
+// whose names do not start with '.', sorted by name. Its other entries but
+// hidden ones go to `skipped` (if given), sorted by path. NOT_FOUND, with
+// the reason, for a path that does not exist or cannot be reached;
+// INVALID_ARGUMENT, naming both, for two different files with the same name
+// (a file's name is its source's name in the store). Never throws.
 absl::StatusOr<std::vector<std::string>> ListInputFiles(
-    const std::vector<std::string>& paths);
+    const std::vector<std::string>& paths,
+    std::vector<SkippedEntry>* skipped = nullptr);
 
 // Reads a whole file of at most `max_bytes` bytes, never holding more than
 // max_bytes + 1 (so /dev/zero or a FIFO cannot exhaust memory).
-// INVALID_ARGUMENT if it is larger; NOT_FOUND or INTERNAL (with the path)
-// on failure.
-absl::StatusOr<std::string> ReadFile(const std::string& path,
-                                     size_t max_bytes = SIZE_MAX - 1);
+// INVALID_ARGUMENT if it is larger; NOT_FOUND (no such file),
+// FAILED_PRECONDITION (cannot open, with the reason) or INTERNAL (read
+// error), each with the path. A FIFO or device is waited on until its
+// writer closes it, checking `interrupted` (if given) every 100 ms:
+// CANCELLED once it is set.
+absl::StatusOr<std::string> ReadFile(
+    const std::string& path, size_t max_bytes = SIZE_MAX - 1,
+    const std::atomic<bool>* interrupted = nullptr);
 
 }  // namespace paperdb::ingest
 

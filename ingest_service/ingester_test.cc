@@ -1,8 +1,14 @@
 #include "ingest_service/ingester.h"
 
+#include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/index/posting_iterator.h"
@@ -183,6 +189,68 @@ TEST_F(IngesterTest, ReadFileStopsAtTheLimit) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("/dev/zero: file is larger than the limit of "
                                  "1048576 bytes")));
+}
+
+// A FIFO is read once a writer has written and closed it; until then the
+// wait ends when the interrupt flag is set (SIGTERM), never blocking in
+// open(2) for a writer.
+TEST_F(IngesterTest, ReadFileOfAFifoWaitsForItsWriterUntilInterrupted) {
+  const std::string fifo = (dir_ / "fifo.txt").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::atomic<bool> interrupted{false};
+  std::thread interrupter([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    interrupted = true;
+  });
+  EXPECT_THAT(ReadFile(fifo, SIZE_MAX - 1, &interrupted),
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("fifo.txt: interrupted while waiting")));
+  interrupter.join();
+
+  std::thread writer([&] { std::ofstream(fifo) << "ICLR 2024 paper list\n"; });
+  absl::StatusOr<std::string> content = ReadFile(fifo);
+  writer.join();
+  ASSERT_THAT(content, IsOk());
+  EXPECT_EQ(*content, "ICLR 2024 paper list\n");
+  EXPECT_THAT(ReadFile((dir_ / "absent.txt").string()),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("absent.txt: cannot open: No such file")));
+}
+
+// A directory's entries that are not regular files are named with the
+// reason, never thrown: a symlink loop, a dangling symlink, a
+// subdirectory, a FIFO. The regular files are listed as before.
+TEST_F(IngesterTest, ADirectorysOtherEntriesAreSkippedWithTheReason) {
+  const std::filesystem::path in = dir_ / "in";
+  std::filesystem::create_directories(in / "sub");
+  std::ofstream(in / "a.txt") << "ICLR 2024 paper list\n\nA.\n";
+  std::filesystem::create_symlink("l2", in / "l1");
+  std::filesystem::create_symlink("l1", in / "l2");
+  std::filesystem::create_symlink("nowhere", in / "dangling");
+  ASSERT_EQ(mkfifo((in / "fifo").c_str(), 0600), 0);
+  std::ofstream(in / ".hidden") << "x";
+
+  std::vector<SkippedEntry> skipped;
+  absl::StatusOr<std::vector<std::string>> files =
+      ListInputFiles({in.string()}, &skipped);
+
+  ASSERT_THAT(files, IsOk());
+  EXPECT_THAT(*files, ElementsAre((in / "a.txt").string()));
+  std::vector<std::string> named;
+  for (const SkippedEntry& entry : skipped) {
+    named.push_back(
+        absl::StrCat(std::filesystem::path(entry.path).filename().string(),
+                     ": ", entry.reason, entry.unreadable ? " (error)" : ""));
+  }
+  EXPECT_THAT(named,
+              ElementsAre("dangling: No such file or directory (error)",
+                          "fifo: not a regular file",
+                          "l1: Too many levels of symbolic links (error)",
+                          "l2: Too many levels of symbolic links (error)",
+                          "sub: a directory (directories are not walked)"));
+  EXPECT_THAT(ListInputFiles({(in / "l1").string()}),
+              StatusIs(absl::StatusCode::kNotFound,
+                       HasSubstr("l1: Too many levels of symbolic links")));
 }
 
 TEST_F(IngesterTest, TenMibParagraphAndFortyThousandByteWordAreRejected) {

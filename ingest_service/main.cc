@@ -302,11 +302,20 @@ int main(int argc, char** argv) {
   // One-shot mode: the inputs are listed before the store is opened, so a
   // missing path leaves no new, empty store behind.
   absl::StatusOr<std::vector<std::string>> files;
+  // A directory entry that cannot be read fails the run once the other
+  // files are ingested; a subdirectory or a FIFO is only named.
+  bool unreadable_entry = false;
   if (!serve) {
-    files = paperdb::ingest::ListInputFiles(paths);
+    std::vector<paperdb::ingest::SkippedEntry> skipped;
+    files = paperdb::ingest::ListInputFiles(paths, &skipped);
     if (!files.ok()) {
       std::cerr << "ingest_service: " << files.status().message() << "\n";
       return 1;
+    }
+    for (const paperdb::ingest::SkippedEntry& entry : skipped) {
+      std::cerr << "ingest_service: " << entry.path
+                << ": skipped: " << entry.reason << "\n";
+      unreadable_entry |= entry.unreadable;
     }
   }
   // The server's tokens and certificates are read before the store is
@@ -376,7 +385,7 @@ int main(int argc, char** argv) {
       std::cerr << "ingest_service: " << flushed.message() << "\n";
       return 1;
     }
-    return status;
+    return status == 0 && unreadable_entry ? 1 : status;
   }
 
   const paperdb::rpc::Authenticator authenticator(security->auth);
