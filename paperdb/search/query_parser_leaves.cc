@@ -322,6 +322,15 @@ absl::StatusOr<QueryNode> Parser::ParseField(std::string name, size_t colon) {
     if (!quoted.ok()) return quoted.status();
     value = std::string(*quoted);
   } else {
+    // A group after a field would be read as one value, "(iclr", and
+    // silently match nothing.
+    if (at_ < text_.size() && text_[at_] == '(') {
+      return Error(value_position,
+                   absl::StrCat("'", name,
+                                ":' takes one value, not a group: "
+                                "write (",
+                                name, ":a OR ", name, ":b)"));
+    }
     const size_t end = WordEnd();
     value = std::string(text_.substr(at_, end - at_));
     Advance(end - at_);

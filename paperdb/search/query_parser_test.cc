@@ -291,6 +291,12 @@ TEST(QueryParserTest, MalformedQueriesNameThePositionAndWhatWasExpected) {
               HasSubstr("character 14: expected a number"));
   EXPECT_THAT(ErrorOf("graph venue:"),
               HasSubstr("character 12: expected a value after 'venue:'"));
+  // A group after a field is one value to a filter; it is pointed at.
+  EXPECT_THAT(ErrorOf("venue:(ICLR OR NeurIPS)"),
+              HasSubstr("character 6: 'venue:' takes one value, not a group: "
+                        "write (venue:a OR venue:b)"));
+  EXPECT_THAT(ErrorOf("graph year:(2023 OR 2024)"),
+              HasSubstr("character 11: 'year:' takes one value"));
   EXPECT_THAT(ErrorOf("graph watermark~2"),
               HasSubstr("character 15: '~N' follows a quoted phrase"));
   EXPECT_THAT(ErrorOf("year:2025..2023"),
