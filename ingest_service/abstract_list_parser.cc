@@ -164,6 +164,26 @@ std::string SpacedControls(absl::string_view content) {
   return spaced;
 }
 
+// True if `content` starts like UTF-16: a UTF-16 byte order mark, or
+// ASCII text with a NUL byte beside each character (no BOM). UTF-8 text
+// never holds either.
+bool LooksLikeUtf16(absl::string_view content) {
+  if (absl::StartsWith(content, "\xFF\xFE") ||
+      absl::StartsWith(content, "\xFE\xFF")) {
+    return true;
+  }
+  const size_t pairs = std::min<size_t>(content.size() / 2, 16);
+  if (pairs < 2) return false;
+  for (const size_t nul : {size_t{0}, size_t{1}}) {
+    bool all = true;
+    for (size_t i = 0; i < pairs && all; ++i) {
+      all = content[2 * i + nul] == '\0' && content[2 * i + 1 - nul] != '\0';
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<ParsedAbstractList> ParseAbstractList(
@@ -172,6 +192,11 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   if (absl::StartsWith(content, kBom)) {
     content.remove_prefix(kBom.size());
     base = kBom.size();
+  }
+  if (base == 0 && LooksLikeUtf16(content)) {
+    return InputError(file_name, 1, 0,
+                      "the file is UTF-16, not UTF-8; convert it with "
+                      "`iconv -f UTF-16 -t UTF-8`");
   }
   if (const std::optional<size_t> bad = text::FindInvalidUtf8(content)) {
     return InputError(file_name, LineOf(content, *bad), base + *bad,

@@ -241,6 +241,28 @@ TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
                 "an invisible character"));
 }
 
+// A UTF-16 file, with a byte order mark or without (little- or
+// big-endian), is named as UTF-16 at byte 0, not as a stray invalid byte.
+TEST(AbstractListParserTest, AUtf16FileIsNamedAsUtf16) {
+  const std::string header = "ICLR 2024 paper list\n";
+  std::string le, be;
+  for (const char c : header) {
+    le += std::string{c, '\0'};
+    be += std::string{'\0', c};
+  }
+  for (const std::string& content :
+       {std::string("\xFF\xFE") + le, std::string("\xFE\xFF") + be, le, be}) {
+    EXPECT_THAT(ParseAbstractList("u.txt", content).status().message(),
+                HasSubstr("u.txt: line 1, byte 0: the file is UTF-16, not "
+                          "UTF-8; convert it with `iconv -f UTF-16 -t UTF-8`"));
+  }
+  // A lone NUL in UTF-8 text is still named where it is.
+  EXPECT_THAT(ParseAbstractList("n.txt", header + std::string("a\0b\n", 4))
+                  .status()
+                  .message(),
+              HasSubstr("n.txt: line 2, byte 22: contains a NUL byte"));
+}
+
 TEST(AbstractListParserTest, InvalidUtf8NamesLineAndByte) {
   absl::StatusOr<ParsedAbstractList> list =
       ParseAbstractList("bad.txt", "ICLR 2024 论文列表\n\nok\nbad \xFF byte");
