@@ -164,24 +164,29 @@ std::string SpacedControls(absl::string_view content) {
   return spaced;
 }
 
-// True if `content` starts like UTF-16: a UTF-16 byte order mark, or
-// ASCII text with a NUL byte beside each character (no BOM). UTF-8 text
-// never holds either.
-bool LooksLikeUtf16(absl::string_view content) {
-  if (absl::StartsWith(content, "\xFF\xFE") ||
-      absl::StartsWith(content, "\xFE\xFF")) {
-    return true;
+// The UTF-16 or UTF-32 encoding `content` starts in, as iconv names it,
+// or "": a byte order mark, or (no mark) NUL bytes at only even or only odd
+// offsets of its first 64 bytes, at least a quarter of them (ASCII and
+// Latin text beside CJK). UTF-8 text holds no NUL, so never matches.
+absl::string_view WideEncoding(absl::string_view content) {
+  if (absl::StartsWith(content, absl::string_view("\xFF\xFE\0\0", 4))) {
+    return "UTF-32LE";
   }
-  const size_t pairs = std::min<size_t>(content.size() / 2, 16);
-  if (pairs < 2) return false;
-  for (const size_t nul : {size_t{0}, size_t{1}}) {
-    bool all = true;
-    for (size_t i = 0; i < pairs && all; ++i) {
-      all = content[2 * i + nul] == '\0' && content[2 * i + 1 - nul] != '\0';
-    }
-    if (all) return true;
+  if (absl::StartsWith(content, absl::string_view("\0\0\xFE\xFF", 4))) {
+    return "UTF-32BE";
   }
-  return false;
+  if (absl::StartsWith(content, "\xFF\xFE")) return "UTF-16LE";
+  if (absl::StartsWith(content, "\xFE\xFF")) return "UTF-16BE";
+  const size_t pairs = std::min<size_t>(content.size() / 2, 32);
+  size_t even = 0, odd = 0;
+  for (size_t i = 0; i < pairs; ++i) {
+    even += content[2 * i] == '\0';
+    odd += content[2 * i + 1] == '\0';
+  }
+  if (pairs < 2 || (even > 0) == (odd > 0) || 4 * (even + odd) < pairs) {
+    return "";
+  }
+  return odd > 0 ? "UTF-16LE" : "UTF-16BE";
 }
 
 }  // namespace
@@ -193,10 +198,12 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     content.remove_prefix(kBom.size());
     base = kBom.size();
   }
-  if (base == 0 && LooksLikeUtf16(content)) {
+  if (const absl::string_view wide = base == 0 ? WideEncoding(content) : "";
+      !wide.empty()) {
     return InputError(file_name, 1, 0,
-                      "the file is UTF-16, not UTF-8; convert it with "
-                      "`iconv -f UTF-16 -t UTF-8`");
+                      absl::StrCat("the file is ", wide,
+                                   ", not UTF-8; convert it with `iconv -f ",
+                                   wide, " -t UTF-8`"));
   }
   if (const std::optional<size_t> bad = text::FindInvalidUtf8(content)) {
     return InputError(file_name, LineOf(content, *bad), base + *bad,

@@ -1,5 +1,6 @@
 #include "ingest_service/abstract_list_parser.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/testing/status_matchers.h"
@@ -241,23 +242,36 @@ TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
                 "an invisible character"));
 }
 
-// A UTF-16 file, with a byte order mark or without (little- or
-// big-endian), is named as UTF-16 at byte 0, not as a stray invalid byte.
-TEST(AbstractListParserTest, AUtf16FileIsNamedAsUtf16) {
-  const std::string header = "ICLR 2024 paper list\n";
-  std::string le, be;
-  for (const char c : header) {
-    le += std::string{c, '\0'};
-    be += std::string{'\0', c};
-  }
-  for (const std::string& content :
-       {std::string("\xFF\xFE") + le, std::string("\xFE\xFF") + be, le, be}) {
-    EXPECT_THAT(ParseAbstractList("u.txt", content).status().message(),
-                HasSubstr("u.txt: line 1, byte 0: the file is UTF-16, not "
-                          "UTF-8; convert it with `iconv -f UTF-16 -t UTF-8`"));
+// A UTF-16 or UTF-32 file, with a byte order mark or without, in either
+// byte order, CJK in its header or not, is named as such at byte 0 with
+// the iconv command that converts it, not as a stray invalid byte.
+TEST(AbstractListParserTest, AWideEncodingIsNamedWithItsConversion) {
+  auto utf16 = [](const std::u16string& text, bool little) {
+    std::string bytes;
+    for (const char16_t c : text) {
+      const char high = static_cast<char>(c >> 8), low = static_cast<char>(c);
+      bytes += little ? std::string{low, high} : std::string{high, low};
+    }
+    return bytes;
+  };
+  const std::u16string header =
+      u"ICLR 2024 \u8BBA\u6587\u5217\u8868\n\nAn abstract.\n";
+  const std::pair<std::string, const char*> kFiles[] = {
+      {utf16(u"\uFEFF" + header, true), "UTF-16LE"},
+      {utf16(u"\uFEFF" + header, false), "UTF-16BE"},
+      {utf16(header, true), "UTF-16LE"},
+      {utf16(header, false), "UTF-16BE"},
+      {std::string("\xFF\xFE\0\0I\0\0\0", 8), "UTF-32LE"}};
+  for (const auto& [content, encoding] : kFiles) {
+    EXPECT_THAT(
+        ParseAbstractList("u.txt", content).status().message(),
+        HasSubstr(absl::StrCat("u.txt: line 1, byte 0: the file is ", encoding,
+                               ", not UTF-8; convert it with `iconv -f ",
+                               encoding, " -t UTF-8`")));
   }
   // A lone NUL in UTF-8 text is still named where it is.
-  EXPECT_THAT(ParseAbstractList("n.txt", header + std::string("a\0b\n", 4))
+  const std::string ascii = "ICLR 2024 paper list\n";
+  EXPECT_THAT(ParseAbstractList("n.txt", ascii + std::string("a\0b\n", 4))
                   .status()
                   .message(),
               HasSubstr("n.txt: line 2, byte 22: contains a NUL byte"));
