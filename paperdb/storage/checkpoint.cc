@@ -52,6 +52,15 @@ absl::Status Sync(const fs::path& path) {
   return absl::OkStatus();
 }
 
+// Writes `text` as the whole of the file at `path`.
+absl::Status WriteWholeFile(const fs::path& path, absl::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("writing ", path.string()));
+  return absl::OkStatus();
+}
+
 // The papers the store at `path` holds, read from a secondary instance
 // whose own files go to a temporary directory.
 absl::StatusOr<uint64_t> CountPapers(const std::string& path) {
@@ -95,15 +104,7 @@ absl::Status WriteMarker(const fs::path& dir, uint64_t sequence,
   if (error) return FileError("listing", dir, error);
   for (const fs::path& file : files) PAPERDB_RETURN_IF_ERROR(Sync(file));
   const fs::path marker_path = dir / kCheckpointMarker;
-  {
-    std::ofstream out(marker_path, std::ios::binary | std::ios::trunc);
-    out << marker;
-    out.close();
-    if (!out) {
-      return absl::InternalError(
-          absl::StrCat("writing ", marker_path.string()));
-    }
-  }
+  PAPERDB_RETURN_IF_ERROR(WriteWholeFile(marker_path, marker));
   PAPERDB_RETURN_IF_ERROR(Sync(marker_path));
   return Sync(dir);
 }
@@ -257,15 +258,8 @@ absl::StatusOr<CheckpointInfo> PublishCheckpoint(
     return existing;
   }
   PAPERDB_ASSIGN_OR_RETURN(const uint64_t papers, CountPapers(temp.string()));
-  {
-    const fs::path store_file = temp / kCheckpointStoreFile;
-    std::ofstream out(store_file, std::ios::binary | std::ios::trunc);
-    out << identity << "\n";
-    out.close();
-    if (!out) {
-      return absl::InternalError(absl::StrCat("writing ", store_file.string()));
-    }
-  }
+  PAPERDB_RETURN_IF_ERROR(WriteWholeFile(temp / kCheckpointStoreFile,
+                                         absl::StrCat(identity, "\n")));
   PAPERDB_RETURN_IF_ERROR(WriteMarker(temp, sequence, papers));
   // An incomplete directory of the same name (a copy cut short) is
   // replaced.
