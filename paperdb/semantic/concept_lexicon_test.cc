@@ -191,9 +191,8 @@ TEST(ConceptLexiconTest, CompiledInTermsDoNotMatchUnrelatedWordsOfTheirStem) {
 // still names its concept ("made-up facts").
 TEST(ConceptLexiconTest, APhrasalNounNamesNoConceptOfItsWordInflected) {
   const ConceptLexicon& lexicon = ConceptLexicon::Default();
-  for (const char* text :
-       {"We study the trade-off between accuracy and speed.",
-        "the trade\u2010offs of speed", "trade-offs"}) {
+  for (const char* text : {"We study the trade-off between accuracy and speed.",
+                           "the trade\u2010offs of speed", "trade-offs"}) {
     EXPECT_THAT(Ids(lexicon, MatchText(lexicon, text)),
                 ::testing::Not(::testing::Contains("finance")))
         << text;
