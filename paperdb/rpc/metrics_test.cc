@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "paperdb/rpc/health_service.h"
 #include "paperdb/rpc/server_runner.h"
+#include "paperdb/v1/query_service.grpc.pb.h"
 #include "prometheus/text_serializer.h"
 
 namespace paperdb::rpc {
@@ -120,11 +121,16 @@ TEST(ServerMetricsTest, ServerCallsAreCountedAndGetARequestId) {
 // Clients that go away before sending their request: gRPC's sync server
 // answers such a call INTERNAL ("No payload") without running the handler,
 // though the client saw CANCELLED or DEADLINE_EXCEEDED. The metrics (and
-// the access log) say what the client saw.
+// the access log) say what the client saw. (QueryService's generated sync
+// service stands in for paperdb's; health is a callback service.)
 TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
   ServerMetrics metrics("test_service");
   HealthService health;
-  auto server = StartCounted(&metrics, &health);
+  paperdb::v1::QueryService::Service sync_service;
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.metrics = &metrics;
+  auto server = StartServer(options, {&sync_service}, &health);
   ASSERT_TRUE(server.ok()) << server.status();
   grpc::GenericStub stub(
       grpc::CreateChannel("127.0.0.1:" + std::to_string(server->port),
@@ -134,7 +140,8 @@ TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
   bool ok = false;
   // Starts a call (its metadata sent) and never sends the request.
   auto start = [&](grpc::ClientContext* context) {
-    auto call = stub.PrepareCall(context, "/grpc.health.v1.Health/Check", &cq);
+    auto call =
+        stub.PrepareCall(context, "/paperdb.v1.QueryService/SearchPapers", &cq);
     call->StartCall(context);
     EXPECT_TRUE(cq.Next(&tag, &ok));
     EXPECT_EQ(tag, context);
@@ -162,7 +169,8 @@ TEST(ServerMetricsTest, CallsEndedBeforeTheirRequestCountAsTheClientSawThem) {
   // own deadline timer cancelled it before the server's fired.
   auto count = [](const std::string& text, const std::string& code) {
     const std::string line =
-        "code=\"" + code + "\",method=\"/grpc.health.v1.Health/Check\"} ";
+        "code=\"" + code +
+        "\",method=\"/paperdb.v1.QueryService/SearchPapers\"} ";
     const size_t at = text.find(line);
     return at == std::string::npos ? 0
                                    : std::atoi(text.c_str() + at + line.size());
