@@ -284,16 +284,6 @@ bool IsHyphen(absl::string_view gap) {
   return gap == "-" || gap == "\u2010" || gap == "\u2011";
 }
 
-// Particles that make a phrasal noun of the word hyphened before them,
-// plural or not: "trade-off", "set-ups", "roll-out", "warm-up".
-bool IsParticle(absl::string_view folded) {
-  if (folded.size() > 2) absl::ConsumeSuffix(&folded, "s");
-  static constexpr absl::string_view kParticles[] = {
-      "off", "up", "out", "down", "over", "in", "on", "back", "away"};
-  return std::find(std::begin(kParticles), std::end(kParticles), folded) !=
-         std::end(kParticles);
-}
-
 }  // namespace
 
 std::vector<ConceptMention> ConceptLexicon::MatchTokens(
@@ -338,7 +328,7 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     if (!words.empty() && !gap.empty()) parted |= !IsWordGap(gap);
     last_end = token.end_byte;
     if (!words.empty() && joiner.empty() && !parted && IsHyphen(gap) &&
-        IsParticle(fold(token))) {
+        text::IsParticle(fold(token))) {
       written_as_is.back() = true;
     }
     if (token.stopword) {

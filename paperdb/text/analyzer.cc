@@ -270,13 +270,25 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
   tokens.reserve(spans.size() + spans.size() / 4);
   uint32_t position = 0;
   // The hyphen chain being read: tokens joined by single hyphens.
-  size_t chain_first = 0;    // Index of its first part in `tokens`.
-  size_t chain_parts = 0;    // 0: none.
-  uint32_t chain_end = 0;    // End byte of its last part.
-  std::string chain_joined;  // Its parts' folded forms, concatenated.
+  size_t chain_first = 0;       // Index of its first part in `tokens`.
+  size_t chain_parts = 0;       // 0: none.
+  uint32_t chain_end = 0;       // End byte of its last part.
+  std::string chain_joined;     // Its parts' folded forms, concatenated.
+  size_t chain_head_bytes = 0;  // Bytes of chain_joined from its first part.
   // Emits the chain's joined token, if it gets one (analyzer.h, step 7),
   // right after its first part, and ends the chain.
   auto end_chain = [&] {
+    // A word hyphened to a particle ("trade-off", "warm-ups") is a phrasal
+    // noun, not its head inflected: the head's form term names the
+    // compound, so that "trading" does not count it as "trade".
+    if (chain_parts == 2 && tokens.size() == chain_first + 2 &&
+        !tokens[chain_first].stopword &&
+        !HasNoAsciiLetter(tokens[chain_first].term) &&
+        chain_joined.size() <= kMaxTermBytes &&
+        IsParticle(absl::string_view(chain_joined).substr(chain_head_bytes))) {
+      AnalyzedToken& head = tokens[chain_first];
+      head.form_id = Intern(FormTerm(head.term, chain_joined));
+    }
     if (chain_parts >= 2 && chain_parts <= kMaxCompoundParts &&
         chain_joined.size() <= kMaxTermBytes) {
       const AnalyzedToken& first = tokens[chain_first];
@@ -369,6 +381,7 @@ std::vector<AnalyzedToken> Analyzer::Analyze(absl::string_view text) {
       ++chain_parts;
       chain_end = span.end_byte;
       if (chain_parts <= kMaxCompoundParts) chain_joined += folded;
+      if (chain_parts == 1) chain_head_bytes = chain_joined.size();
     }
     if (!cuts.empty()) {
       cuts.push_back(folded.size());

@@ -443,6 +443,26 @@ TEST(AnalyzerTermIdTest, FullCachesStartANewEpochBetweenAnalyses) {
   EXPECT_EQ(analyzer->term_id_limit(), 2u);
 }
 
+// The head of a word hyphened to a particle is a phrasal noun, not its word
+// inflected: its form term names the compound. A head hyphened to another
+// word, and the word alone, get none.
+TEST(AnalyzerTest, AWordHyphenedToAParticleHasTheCompoundAsItsForm) {
+  std::unique_ptr<Analyzer> analyzer = *Analyzer::Create();
+  const std::vector<AnalyzedToken> tokens =
+      analyzer->Analyze("a trade-off, trade-offs, warm-up, trade-based trade");
+  std::vector<std::string> forms;
+  for (const AnalyzedToken& token : tokens) {
+    if (token.term == "trade" || token.term == "warm") {
+      forms.push_back(
+          token.form_id == kNoTermId
+              ? "-"
+              : std::string(FormOf(analyzer->TermText(token.form_id))));
+    }
+  }
+  EXPECT_THAT(forms, ::testing::ElementsAre("tradeoff", "tradeoffs", "warmup",
+                                            "-", "-"));
+}
+
 TEST(AnalyzerTest, AShownWordHasNoEmphasisAsterisks) {
   EXPECT_EQ(Analyzer::ShownWord("Hop**field"), "Hopfield");
   EXPECT_EQ(Analyzer::ShownWord("S*parse"), "Sparse");

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 
 namespace paperdb::text {
 namespace {
@@ -135,6 +136,14 @@ bool AreInflections(absl::string_view a, absl::string_view b) {
     }
   }
   return false;
+}
+
+bool IsParticle(absl::string_view folded) {
+  if (folded.size() > 2) absl::ConsumeSuffix(&folded, "s");
+  static constexpr absl::string_view kParticles[] = {
+      "off", "up", "out", "down", "over", "in", "on", "back", "away"};
+  return std::find(std::begin(kParticles), std::end(kParticles), folded) !=
+         std::end(kParticles);
 }
 
 }  // namespace paperdb::text

@@ -14,7 +14,9 @@
 // "language", "learning") get none, and a search counts the stem's
 // occurrences that no form term accounts for as that unmarked word. So
 // only words Snowball reduces further than their inflections carry one
-// ("information", "experiments", "university"). Word terms never start with
+// ("information", "experiments", "university"), and the head of a word
+// hyphened to a particle, whose form is the joined compound ("tradeoff"
+// for the "trade" of "trade-off"). Word terms never start with
 // "\x03" (the tokenizer keeps only letters, digits and marks), nor field terms
 // ("\x01") or common grams ("\x02"). Form terms take no part in document
 // lengths.
@@ -52,6 +54,13 @@ bool HasUnmarkedInflection(absl::string_view word, absl::string_view stem);
 
 // The folded word of a form term ("" if `term` is not one).
 absl::string_view FormOf(absl::string_view term);
+
+// True if the folded word `folded` is a particle that makes a phrasal noun
+// of the word hyphened before it, plural or not: "off" of "trade-off",
+// "ups" of "set-ups", "out", "down", "over", "in", "on", "back", "away".
+// Such a head is not its word inflected ("trade-off" is no "trading"): it
+// gets the compound as its form term (Analyzer::Analyze()).
+bool IsParticle(absl::string_view folded);
 
 // True if the folded words `a` and `b` are one English word, inflected:
 // they share a base once regular inflections are removed (plural -s, -es,

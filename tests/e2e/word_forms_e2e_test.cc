@@ -161,6 +161,39 @@ TEST_F(WordFormsE2eTest, UniverseAndUniversityEachFindTheirOwnPaper) {
               ::testing::StartsWith("Teaching at a university"));
 }
 
+// "trade-off" (four bundled papers) is a phrasal noun, not "trade"
+// inflected: "trading" ranks the paper on trading first and counts the
+// trade-off papers as stem matches only.
+TEST_F(WordFormsE2eTest, AWordHyphenedToAParticleIsNotItsHeadInflected) {
+  const v1::SearchPapersResponse before = Search("trading");
+  ASSERT_EQ(before.total_size(), 4);
+  for (const v1::SearchResult& result : before.results()) {
+    EXPECT_TRUE(result.explanation(0).stem_only()) << result.paper().id();
+  }
+  EXPECT_THAT(ReplacementsOf(before, v1::QueryRewrite::KIND_STEM_MATCHES),
+              ElementsAre("tradeoff", "tradeoffs"));
+  const auto ingested =
+      Ingest("trading.txt",
+             "Test 2024 paper list\n\n"
+             "Agents for algorithmic trading: a market simulator where "
+             "trading agents trade futures.\n");
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  const v1::SearchPapersResponse after = Search("trading");
+
+  ASSERT_EQ(after.total_size(), 5);
+  EXPECT_THAT(after.results(0).paper().abstract(),
+              ::testing::StartsWith("Agents for algorithmic trading"));
+  EXPECT_FALSE(after.results(0).explanation(0).stem_only());
+  for (int i = 1; i < after.results_size(); ++i) {
+    EXPECT_TRUE(after.results(i).explanation(0).stem_only()) << i;
+  }
+  // The phrase still finds every trade-off paper.
+  EXPECT_EQ(Search("\"trade-off\"").total_size(), 4);
+  EXPECT_EQ(Search("\"trade\"").total_size(), 1);
+}
+
 // A word no paper holds whose stem a paper's word shares, within spelling
 // distance ("reinforcment" and "reinforcement" both stem to "reinforc"), is
 // a typo of that word: corrected, at full weight, not a stem-only match.
