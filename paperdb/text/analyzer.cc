@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "libstemmer.h"
+#include "paperdb/text/british_spelling.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/tokenizer.h"
 #include "paperdb/text/utf8.h"
@@ -202,25 +203,29 @@ const Analyzer::Stemmed& Analyzer::Stem(absl::string_view word) {
   }
   Stemmed entry;
   entry.stopword = IsStopword(folded);
+  // A British spelling is stemmed, and named by its form term, as its
+  // American word (british_spelling.h).
+  const std::string american = AmericanSpelling(folded);
+  const std::string& spelled = american.empty() ? folded : american;
   if (HasNoAsciiLetter(folded)) {
     // Numbers ("2024", "5.4"): every rule of the English stemmer removes or
     // rewrites letters, so it returns these unchanged.
     entry.term = folded;
   } else {
     const sb_symbol* stemmed = sb_stemmer_stem(
-        stemmer_, reinterpret_cast<const sb_symbol*>(folded.data()),
-        static_cast<int>(folded.size()));
+        stemmer_, reinterpret_cast<const sb_symbol*>(spelled.data()),
+        static_cast<int>(spelled.size()));
     // Out of memory: indexed unstemmed.
     entry.term =
         stemmed == nullptr
-            ? folded
+            ? spelled
             : std::string(reinterpret_cast<const char*>(stemmed),
                           static_cast<size_t>(sb_stemmer_length(stemmer_)));
   }
   entry.id = Intern(entry.term);
   if (!entry.stopword && !HasNoAsciiLetter(folded) &&
-      HasFormTerm(folded, entry.term)) {
-    entry.form_id = Intern(FormTerm(entry.term, folded));
+      HasFormTerm(spelled, entry.term)) {
+    entry.form_id = Intern(FormTerm(entry.term, spelled));
   }
   return stem_cache_.emplace(word, std::move(entry)).first->second;
 }

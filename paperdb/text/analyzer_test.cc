@@ -287,10 +287,11 @@ TEST(AnalyzerTest, MultibyteCompoundHasByteSpans) {
                           "\xE6\x96\x87@3[23,26)"));
 }
 
+// (A British spelling is stemmed as the American one: "neighbor".)
 TEST(AnalyzerTest, EqualsSignSeparatesAPhraseOfTwoWords) {
   EXPECT_THAT(
       Describe("with k=5 neighbours"),
-      ElementsAre("with@0[0,4)", "k@1[5,6)", "5@2[7,8)", "neighbour@3[9,19)"));
+      ElementsAre("with@0[0,4)", "k@1[5,6)", "5@2[7,8)", "neighbor@3[9,19)"));
 }
 
 TEST(AnalyzerTest, PercentagesKeepTheirDecimalPoint) {

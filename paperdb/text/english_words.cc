@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "paperdb/text/analyzer.h"
+#include "paperdb/text/british_spelling.h"
 
 namespace paperdb::text {
 namespace internal {
@@ -36,6 +37,13 @@ const absl::flat_hash_set<std::string>& Words() {
 }  // namespace
 
 bool IsEnglishWord(std::string_view folded) {
+  if (IsListedEnglishWord(folded)) return true;
+  const std::string american =
+      AmericanSpelling(absl::string_view(folded.data(), folded.size()));
+  return !american.empty() && IsListedEnglishWord(american);
+}
+
+bool IsListedEnglishWord(std::string_view folded) {
   // A possessive is its word: "lightning's", "models’", "lightning’s".
   for (std::string_view suffix : {"'s", "\xE2\x80\x99s", "'", "\xE2\x80\x99"}) {
     if (folded.size() > suffix.size() && folded.ends_with(suffix)) {

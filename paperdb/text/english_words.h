@@ -18,7 +18,12 @@ namespace paperdb::text {
 // the list, or is a plural of a word on it ("rewordings"); a possessive
 // ("lightning's", with either apostrophe) is looked up as its word.
 // Thread-safe; the first call builds the set (about 100 ms).
+// A British spelling is a word when its American one is
+// (text/british_spelling.h): "behaviour", "analysed".
 bool IsEnglishWord(std::string_view folded);
+
+// IsEnglishWord() as the list spells words: American only.
+bool IsListedEnglishWord(std::string_view folded);
 
 }  // namespace paperdb::text
 

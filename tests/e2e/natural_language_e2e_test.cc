@@ -230,13 +230,10 @@ TEST_F(NaturalLanguageE2eTest, FieldWordsTheThesaurusKnowsAreNotCorrected) {
 }
 
 TEST_F(NaturalLanguageE2eTest, AMisspelledWordSearchesAsTheWordItStandsFor) {
-  // "generalisation" stems apart from "generalization"; "optimizaton"
-  // names no concept as typed. Corrected, each ranks as the word: its
-  // stem's other words count less (a KIND_STEM_MATCHES names them) and it
-  // names the word's concept.
-  for (const auto& [typo, word] :
-       {std::pair{"generalisation", "generalization"},
-        std::pair{"optimizaton", "optimization"}}) {
+  // "optimizaton" names no concept as typed. Corrected, it ranks as the
+  // word: its stem's other words count less (a KIND_STEM_MATCHES names
+  // them) and it names the word's concept.
+  for (const auto& [typo, word] : {std::pair{"optimizaton", "optimization"}}) {
     const v1::SearchPapersResponse typed = Search(typo);
     const v1::SearchPapersResponse right = Search(word);
     EXPECT_THAT(CorrectionsOf(typed, typo), ElementsAre(word));
@@ -250,6 +247,16 @@ TEST_F(NaturalLanguageE2eTest, AMisspelledWordSearchesAsTheWordItStandsFor) {
     }
     EXPECT_TRUE(stems_named) << typo;
   }
+  // A British spelling is the word itself, not a typo: no correction, the
+  // same papers and concepts, and the same stem rewrite.
+  const v1::SearchPapersResponse british = Search("generalisation");
+  const v1::SearchPapersResponse american = Search("generalization");
+  EXPECT_THAT(CorrectionsOf(british, "generalisation"), ::testing::IsEmpty());
+  EXPECT_EQ(Ids(british), Ids(american));
+  EXPECT_THAT(british.concepts(),
+              ::testing::ElementsAreArray(american.concepts()));
+  EXPECT_EQ(ReplacementsOf(british, v1::QueryRewrite::KIND_STEM_MATCHES),
+            ReplacementsOf(american, v1::QueryRewrite::KIND_STEM_MATCHES));
   EXPECT_THAT(Search("optimizaton").concepts(), Contains("optimization"));
   EXPECT_EQ(Ids(Search("optimizaton"))[0], "iclr2024-fe0510f026b67547");
   // Beside another word a typo that stems as the word matches as it, and

@@ -194,6 +194,35 @@ TEST_F(WordFormsE2eTest, AWordHyphenedToAParticleIsNotItsHeadInflected) {
   EXPECT_EQ(Search("\"trade\"").total_size(), 1);
 }
 
+// British and American spellings are one word, in papers and in queries:
+// "quantisation" was corrected to "quantitative" before.
+TEST_F(WordFormsE2eTest, BritishAndAmericanSpellingsFindEachOther) {
+  EXPECT_EQ(Search("quantisation").total_size(), 0);
+  EXPECT_THAT(ReplacementsOf(Search("quantisation"),
+                             v1::QueryRewrite::KIND_SPELLING_CORRECTION),
+              ::testing::IsEmpty());
+  const auto ingested =
+      Ingest("british.txt",
+             "Test 2024 paper list\n\n"
+             "Quantisation of language models changes the behaviour of "
+             "their optimisers.\n");
+  ASSERT_TRUE(ingested.ok()) << ingested.status();
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  for (const char* query :
+       {"quantization", "quantisation", "\"quantization\"",
+        "quantization behavior", "quantisation behaviour optimizers"}) {
+    const v1::SearchPapersResponse response = Search(query);
+    ASSERT_GE(response.results_size(), 1) << query;
+    EXPECT_THAT(response.results(0).paper().abstract(),
+                ::testing::StartsWith("Quantisation of language models"))
+        << query;
+    EXPECT_FALSE(response.results(0).explanation(0).stem_only()) << query;
+  }
+  EXPECT_EQ(Search("quantisation").total_size(), 1);
+  EXPECT_EQ(Search("quantization").total_size(), 1);
+}
+
 // A word no paper holds whose stem a paper's word shares, within spelling
 // distance ("reinforcment" and "reinforcement" both stem to "reinforc"), is
 // a typo of that word: corrected, at full weight, not a stem-only match.
