@@ -23,19 +23,33 @@ class HealthWatch final : public grpc::ServerWriteReactor<HealthCheckResponse> {
 
   // Writes the newest status unless a write is in flight (its OnWriteDone
   // pumps again) or that status was already sent.
+  // A change that leaves this service's status as sent is not sent again;
+  // at shutdown the stream then just ends.
   void Pump() {
     const HealthService::Snapshot next = owner_->SnapshotOf(service_);
+    bool write = false;
     {
       absl::MutexLock lock(&mu_);
       if (writing_ || finished_) return;
       if (sent_any_ && next.version <= sent_version_) return;
-      writing_ = true;
+      const bool unchanged = sent_any_ && next.status == response_.status();
       sent_any_ = true;
       sent_version_ = next.version;
-      last_ = next.final;
-      response_.set_status(next.status);
+      if (unchanged && !next.final) return;
+      write = !unchanged;
+      if (write) {
+        writing_ = true;
+        last_ = next.final;
+        response_.set_status(next.status);
+      } else {
+        finished_ = true;
+      }
     }
-    StartWrite(&response_);
+    if (write) {
+      StartWrite(&response_);
+    } else {
+      Finish(grpc::Status::OK);
+    }
   }
 
   void OnWriteDone(bool ok) override {

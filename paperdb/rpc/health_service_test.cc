@@ -169,6 +169,31 @@ TEST_F(HealthServiceTest, WatchSendsEachChangeThenEndsAtShutdown) {
   EXPECT_TRUE(stream->Finish().ok());
 }
 
+// Changes to other services, or that leave the status as it was, send
+// nothing; a shutdown of a service already NOT_SERVING just ends the stream.
+TEST_F(HealthServiceTest, WatchSendsOnlyChangesOfItsServicesStatus) {
+  Start(/*max_threads=*/4);
+  health_.SetServing("a", true);
+  grpc::ClientContext context;
+  context.set_deadline(In(10));
+  HealthCheckRequest request;
+  request.set_service("a");
+  auto stream = stub_->Watch(&context, request);
+  HealthCheckResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+
+  health_.SetServing("b", true);
+  health_.SetServing("a", true);
+  health_.SetServing("a", false);
+  health_.Shutdown();
+
+  ASSERT_TRUE(stream->Read(&response));
+  EXPECT_EQ(response.status(), HealthCheckResponse::NOT_SERVING);
+  EXPECT_FALSE(stream->Read(&response));
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
 TEST_F(HealthServiceTest, WatchOfAnUnknownServiceSaysSoUntilItIsSet) {
   Start(/*max_threads=*/4);
   grpc::ClientContext context;
