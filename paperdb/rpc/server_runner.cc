@@ -2,7 +2,11 @@
 
 #include <pthread.h>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
@@ -38,9 +42,42 @@ class UnknownMethods final : public grpc::CallbackGenericService {
 
 }  // namespace
 
+absl::Status CheckListenAddress(absl::string_view listen) {
+  if (absl::StartsWith(listen, "unix:") ||
+      absl::StartsWith(listen, "unix-abstract:")) {
+    return absl::OkStatus();
+  }
+  const size_t colon = listen.rfind(':');
+  const absl::string_view host =
+      colon == absl::string_view::npos ? listen : listen.substr(0, colon);
+  const absl::string_view port =
+      colon == absl::string_view::npos ? "" : listen.substr(colon + 1);
+  auto invalid = [listen](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot listen on '", listen, "': ", why));
+  };
+  if (port.empty()) {
+    return invalid("no port (give host:port; port 0 picks a free one)");
+  }
+  int value = 0;
+  if (port.size() > 5 || !absl::c_all_of(port, absl::ascii_isdigit) ||
+      !absl::SimpleAtoi(port, &value) || value > 65535) {
+    return invalid(
+        absl::StrCat("the port '", port, "' is not a number from 0 to 65535"));
+  }
+  if (host.empty()) {
+    return invalid("no host (127.0.0.1 for this machine, 0.0.0.0 for all)");
+  }
+  if (host.front() == '[' && host.back() != ']') {
+    return invalid("an IPv6 host is written in brackets: [::1]:50051");
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<StartedServer> StartServer(
     const ServerOptions& options, const std::vector<grpc::Service*>& services,
     HealthService* health) {
+  PAPERDB_RETURN_IF_ERROR(CheckListenAddress(options.listen));
   PAPERDB_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ServerCredentials> credentials,
                            MakeServerCredentials(options.tls));
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();

@@ -48,8 +48,16 @@ struct StartedServer {
   int port = 0;
 };
 
+// OK if `listen` is an address gRPC can listen on as meant: "host:port" or
+// "[ipv6]:port" with a port of 0 to 65535 (0 picks a free one), or a
+// "unix:" or "unix-abstract:" path. INVALID_ARGUMENT naming the address
+// otherwise: gRPC itself would bind port 99999 as 34463 and a missing port
+// as 443.
+absl::Status CheckListenAddress(absl::string_view listen);
+
 // Builds and starts a server with `services`, `health` and server
-// reflection, plaintext or TLS as options.tls says. UNAVAILABLE if the
+// reflection, plaintext or TLS as options.tls says. CheckListenAddress()'s
+// error for a bad options.listen; UNAVAILABLE if the
 // address cannot be bound; MakeServerCredentials' errors for bad TLS files.
 // Every service must outlive the server.
 absl::StatusOr<StartedServer> StartServer(

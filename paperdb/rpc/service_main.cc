@@ -12,6 +12,7 @@
 #include "paperdb/common/flags_usage.h"
 #include "paperdb/common/logging.h"
 #include "paperdb/rpc/health_probe.h"
+#include "paperdb/rpc/server_runner.h"
 
 namespace paperdb::rpc {
 namespace {
@@ -53,6 +54,14 @@ ServiceMainStart StartServiceMain(int argc, char** argv,
     return start;
   }
   start.positional = absl::ParseCommandLine(argc, argv);
+  // Before a store is opened or created.
+  if (const absl::Status listen =
+          CheckListenAddress(absl::GetFlag(*options.listen));
+      !listen.ok()) {
+    std::cerr << options.program << ": --listen: " << listen.message() << "\n";
+    start.exit_status = 2;
+    return start;
+  }
   if (start.positional.size() == 2 &&
       absl::string_view(start.positional[1]) == "probe") {
     start.exit_status =

@@ -28,7 +28,8 @@ struct ServiceMainOptions {
 // What StartServiceMain leaves to main().
 struct ServiceMainStart {
   // Set when main() returns it at once: 2 for a bad PAPERDB_* environment
-  // variable or a CPU without a feature the build uses (the error printed to
+  // variable, a --listen address CheckListenAddress() refuses, or a CPU
+  // without a feature the build uses (the error printed to
   // stderr as "program: message"); the probe's status (0 if SERVING, else
   // 1) after the `probe` subcommand.
   std::optional<int> exit_status;

@@ -1,11 +1,13 @@
 #include "paperdb/rpc/service_main.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "paperdb/rpc/server_runner.h"
 #include "paperdb/v1/paper.pb.h"
 
 // Port 1 on the loopback: nothing of this test's listens there.
@@ -34,6 +36,28 @@ TEST(StartServiceMainTest, ProbeReturnsTheHealthCheckStatus) {
   EXPECT_THAT(start.exit_status, Optional(1));  // Nothing is serving.
   EXPECT_THAT(start.positional,
               ElementsAre(StrEq("service_main_test"), StrEq("probe")));
+}
+
+TEST(CheckListenAddressTest, PortsOutsideTheRangeOrMissingAreRefused) {
+  for (const char* good : {"127.0.0.1:0", "0.0.0.0:50051", "localhost:65535",
+                           "[::]:50051", "[::1]:1", "unix:/tmp/paperdb.sock"}) {
+    EXPECT_TRUE(CheckListenAddress(good).ok()) << good;
+  }
+  for (const auto& [bad, says] :
+       std::vector<std::pair<const char*, const char*>>{
+           {"127.0.0.1:99999", "the port '99999' is not a number from 0"},
+           {"127.0.0.1:65536", "the port '65536'"},
+           {"127.0.0.1:-1", "the port '-1'"},
+           {"127.0.0.1:50979abc", "the port '50979abc'"},
+           {"127.0.0.1:", "no port"},
+           {"127.0.0.1", "no port"},
+           {":50051", "no host"},
+           {"[::1:50051", "in brackets"}}) {
+    const absl::Status status = CheckListenAddress(bad);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(status.message(), ::testing::HasSubstr(says)) << bad;
+    EXPECT_THAT(status.message(), ::testing::HasSubstr(bad)) << bad;
+  }
 }
 
 // A client's string field holding invalid UTF-8 makes protobuf log while
