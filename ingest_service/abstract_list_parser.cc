@@ -28,23 +28,42 @@ struct Line {
   uint32_t number;  // 1-based.
 };
 
-// Splits on "\n", "\r\n" or a lone "\r".
-std::vector<Line> SplitLines(absl::string_view content, uint64_t base) {
-  std::vector<Line> lines;
-  uint32_t number = 1;
-  size_t start = 0;
-  for (size_t i = 0; i < content.size(); ++i) {
-    if (content[i] != '\n' && content[i] != '\r') continue;
-    lines.push_back({content.substr(start, i - start), base + start, number++});
-    if (content[i] == '\r' && i + 1 < content.size() && content[i + 1] == '\n')
-      ++i;
-    start = i + 1;
+// The lines of a file, one at a time (a file of millions of blank lines
+// costs no memory per line). Splits on "\n", "\r\n" or a lone "\r".
+class LineReader {
+ public:
+  LineReader(absl::string_view content, uint64_t base)
+      : content_(content), base_(base) {
+    Advance();
   }
-  if (start < content.size()) {
-    lines.push_back({content.substr(start), base + start, number});
+
+  // The current line, or null past the last one.
+  const Line* Peek() const { return has_line_ ? &line_ : nullptr; }
+
+  void Advance() {
+    has_line_ = start_ < content_.size();
+    if (!has_line_) return;
+    size_t end = start_;
+    while (end < content_.size() && content_[end] != '\n' &&
+           content_[end] != '\r') {
+      ++end;
+    }
+    line_ = {content_.substr(start_, end - start_), base_ + start_, number_++};
+    if (end < content_.size() && content_[end] == '\r' &&
+        end + 1 < content_.size() && content_[end + 1] == '\n') {
+      ++end;
+    }
+    start_ = end + 1;
   }
-  return lines;
-}
+
+ private:
+  absl::string_view content_;
+  uint64_t base_;
+  size_t start_ = 0;
+  uint32_t number_ = 1;
+  bool has_line_ = false;
+  Line line_;
+};
 
 // Line number (1-based) of byte `offset` of `content`, counting any of the
 // three line endings.
@@ -217,20 +236,21 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   // (a terminal or a JSON client would show it, or choke on it).
   const std::string spaced = SpacedControls(content);
   if (!spaced.empty()) content = spaced;
-  const std::vector<Line> lines = SplitLines(content, base);
+  LineReader lines(content, base);
   ParsedAbstractList list;
-  size_t i = 0;
-  while (i < lines.size() &&
-         text::StripUnicodeWhitespace(lines[i].text).empty())
-    ++i;
-  if (i == lines.size()) {
+  while (lines.Peek() != nullptr &&
+         text::StripUnicodeWhitespace(lines.Peek()->text).empty()) {
+    lines.Advance();
+  }
+  if (lines.Peek() == nullptr) {
     return InputError(
         file_name, 1, base,
         "file is empty but for white space; expected a header line such as "
         "\"ICLR 2024 paper list\"");
   }
-  if (!ParseHeader(lines[i].text, &list.venue, &list.year)) {
-    return InputError(file_name, lines[i].number, lines[i].offset,
+  const Line header = *lines.Peek();
+  if (!ParseHeader(header.text, &list.venue, &list.year)) {
+    return InputError(file_name, header.number, header.offset,
                       "no header: expected '<venue> [<year>] 论文列表' or "
                       "'<venue> [<year>] paper list' as the first line");
   }
@@ -283,17 +303,18 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     }
     return absl::OkStatus();
   };
-  if (absl::Status bad = header_error(lines[i], list.venue, list.year);
+  if (absl::Status bad = header_error(header, list.venue, list.year);
       !bad.ok()) {
     return bad;
   }
-  ++i;
+  lines.Advance();
   std::string venue = list.venue;
   int year = list.year;
   ParsedAbstract* current = nullptr;
-  for (; i < lines.size(); ++i) {
-    const absl::string_view stripped =
-        text::StripUnicodeWhitespace(lines[i].text);
+  while (lines.Peek() != nullptr) {
+    const Line line = *lines.Peek();
+    lines.Advance();
+    const absl::string_view stripped = text::StripUnicodeWhitespace(line.text);
     if (stripped.empty()) {
       current = nullptr;
       continue;
@@ -302,10 +323,10 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       // A header line standing alone starts a new list: files joined with
       // cat keep each list's venue and year.
       const bool alone =
-          i + 1 == lines.size() ||
-          text::StripUnicodeWhitespace(lines[i + 1].text).empty();
+          lines.Peek() == nullptr ||
+          text::StripUnicodeWhitespace(lines.Peek()->text).empty();
       if (alone && ParseHeader(stripped, &venue, &year)) {
-        if (absl::Status bad = header_error(lines[i], venue, year); !bad.ok()) {
+        if (absl::Status bad = header_error(line, venue, year); !bad.ok()) {
           return bad;
         }
         continue;
@@ -314,9 +335,8 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       current->venue = venue;
       current->year = year;
       current->paragraph_ordinal = static_cast<uint32_t>(list.abstracts.size());
-      current->line_number = lines[i].number;
-      current->byte_offset =
-          lines[i].offset + (stripped.data() - lines[i].text.data());
+      current->line_number = line.number;
+      current->byte_offset = line.offset + (stripped.data() - line.text.data());
     } else {
       current->text.push_back(' ');
     }
