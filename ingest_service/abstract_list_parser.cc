@@ -234,6 +234,7 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   }
   // Control characters are read as spaces: an abstract never holds one
   // (a terminal or a JSON client would show it, or choke on it).
+  const absl::string_view raw = content;
   const std::string spaced = SpacedControls(content);
   if (!spaced.empty()) content = spaced;
   LineReader lines(content, base);
@@ -265,7 +266,22 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
                        " bytes, longer than the limit of ", kMaxVenueBytes));
     }
     // A venue is a label shown to people: no control, bidirectional
-    // formatting or invisible characters (as in file names).
+    // formatting or invisible characters (as in file names). Control
+    // characters are read as spaces above, so the line as written is
+    // searched for them (a tab is white space).
+    absl::string_view written =
+        raw.substr(line.offset - base, line.text.size());
+    while (const auto control = text::FindControlCharacter(written)) {
+      const uint32_t c = control->code_point;
+      if (c != '\t' && (c < 0x20 || (c >= 0x7F && c <= 0x9F))) {
+        return InputError(
+            file_name, line.number,
+            base + (written.data() - raw.data()) + control->byte,
+            absl::StrFormat("the header holds U+%04X, %s", control->code_point,
+                            text::HiddenCharacterKind(control->code_point)));
+      }
+      written.remove_prefix(control->byte + 1);
+    }
     if (const auto hidden = text::FindControlCharacter(venue)) {
       return InputError(
           file_name, line.number, line.offset,

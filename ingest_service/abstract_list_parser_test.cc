@@ -242,6 +242,32 @@ TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
                 "an invisible character"));
 }
 
+// Control characters, read as spaces in abstracts, are refused in a header
+// (first or later), at their own byte; a tab is white space.
+TEST(AbstractListParserTest, AHeaderWithAControlCharacterIsRejectedAtIt) {
+  EXPECT_THAT(ParseAbstractList("v.txt", "IC\x1BLR 2024 paper list\n\nx\n")
+                  .status()
+                  .message(),
+              HasSubstr("v.txt: line 1, byte 2: the header holds U+001B, "
+                        "a control character"));
+  EXPECT_THAT(
+      ParseAbstractList("v.txt", "\nICLR\xC2\x85 2024 paper list\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("v.txt: line 2, byte 5: the header holds U+0085"));
+  EXPECT_THAT(ParseAbstractList("v.txt",
+                                "ICLR 2024 paper list\n\nx\n\nNeur\x7FIPS 2023 "
+                                "paper list\n\ny\n")
+                  .status()
+                  .message(),
+              HasSubstr("v.txt: line 5, byte 29: the header holds U+007F"));
+  const auto tabbed =
+      ParseAbstractList("v.txt", "ICLR\t2024 paper list\n\nA \x1B b.\n");
+  ASSERT_TRUE(tabbed.ok()) << tabbed.status();
+  EXPECT_EQ(tabbed->venue, "ICLR");
+  EXPECT_EQ(tabbed->abstracts[0].text, "A   b.");
+}
+
 // A UTF-16 or UTF-32 file, with a byte order mark or without, in either
 // byte order, CJK in its header or not, is named as such at byte 0 with
 // the iconv command that converts it, not as a stray invalid byte.
