@@ -1,6 +1,7 @@
 #include "paperdb/rpc/paper_name.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -36,7 +37,9 @@ absl::StatusOr<std::string> ParseName(absl::string_view name) {
     return absl::InvalidArgumentError(absl::StrCat(
         "name '", name, "' is malformed: expected \"papers/{id}\""));
   }
-  return std::string(id);
+  // Ids are lower case (ingest_service/paper_builder.h): an id copied in
+  // upper case names the same paper.
+  return absl::AsciiStrToLower(id);
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace paperdb::rpc {
 // Longest paper name accepted, in bytes (ids are about 30).
 inline constexpr size_t kMaxNameBytes = 512;
 
-// The id in a paper resource name: "papers/{id}" or a bare id.
+// The id in a paper resource name: "papers/{id}" or a bare id, in lower
+// case as every id is ("papers/ICLR2024-5DFA..." is "iclr2024-5dfa...").
 // INVALID_ARGUMENT naming the problem if `name` is empty, longer than
 // kMaxNameBytes, holds a control character or invalid UTF-8 (shown
 // C-escaped), has no id, or an id containing '/'; its BadRequest field
