@@ -43,19 +43,32 @@ class UnknownMethods final : public grpc::CallbackGenericService {
 }  // namespace
 
 absl::Status CheckListenAddress(absl::string_view listen) {
+  auto invalid = [listen](absl::string_view why) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot listen on '", listen, "': ", why));
+  };
   if (absl::StartsWith(listen, "unix:") ||
       absl::StartsWith(listen, "unix-abstract:")) {
+    if (listen.back() == ':') return invalid("no socket path after 'unix:'");
     return absl::OkStatus();
+  }
+  if (absl::c_any_of(listen, absl::ascii_isspace)) {
+    return invalid("it holds white space");
+  }
+  if (absl::StartsWith(listen, "[")) {
+    const size_t close = listen.find(']');
+    if (close == absl::string_view::npos) {
+      return invalid("an IPv6 host is written in brackets: [::1]:50051");
+    }
+    if (close + 1 == listen.size() || listen[close + 1] != ':') {
+      return invalid("expected ':' and a port after the IPv6 host's ']'");
+    }
   }
   const size_t colon = listen.rfind(':');
   const absl::string_view host =
       colon == absl::string_view::npos ? listen : listen.substr(0, colon);
   const absl::string_view port =
       colon == absl::string_view::npos ? "" : listen.substr(colon + 1);
-  auto invalid = [listen](absl::string_view why) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot listen on '", listen, "': ", why));
-  };
   if (port.empty()) {
     return invalid("no port (give host:port; port 0 picks a free one)");
   }
@@ -67,9 +80,6 @@ absl::Status CheckListenAddress(absl::string_view listen) {
   }
   if (host.empty()) {
     return invalid("no host (127.0.0.1 for this machine, 0.0.0.0 for all)");
-  }
-  if (host.front() == '[' && host.back() != ']') {
-    return invalid("an IPv6 host is written in brackets: [::1]:50051");
   }
   return absl::OkStatus();
 }

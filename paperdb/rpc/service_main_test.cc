@@ -52,7 +52,10 @@ TEST(CheckListenAddressTest, PortsOutsideTheRangeOrMissingAreRefused) {
            {"127.0.0.1:", "no port"},
            {"127.0.0.1", "no port"},
            {":50051", "no host"},
-           {"[::1:50051", "in brackets"}}) {
+           {"[::1:50051", "in brackets"},
+           {"[::1]50051", "after the IPv6 host's ']'"},
+           {" 127.0.0.1:50051", "white space"},
+           {"unix:", "no socket path"}}) {
     const absl::Status status = CheckListenAddress(bad);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_THAT(status.message(), ::testing::HasSubstr(says)) << bad;
