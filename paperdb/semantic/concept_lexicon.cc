@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "paperdb/text/british_spelling.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/word_forms.h"
 
@@ -210,6 +211,10 @@ std::vector<ConceptMention> ConceptLexicon::MatchEntries(
     for (size_t k = 0; k < entry.words.size(); ++k) {
       if (!known[i + k]) {
         surfaces[i + k] = surface(i + k);
+        // A British spelling is its American word, as the analyzer reads
+        // it ("regularisation" names regularization).
+        std::string american = text::AmericanSpelling(surfaces[i + k]);
+        if (!american.empty()) surfaces[i + k] = std::move(american);
         known[i + k] = true;
       }
       if (surfaces[i + k].empty()) continue;

@@ -5,6 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "paperdb/common/hash.h"
@@ -189,6 +192,16 @@ TEST(ConceptLexiconTest, CompiledInTermsDoNotMatchUnrelatedWordsOfTheirStem) {
 // A word hyphened to a particle is part of a phrasal noun: "trade-off" is
 // not "trading", nor "set-up" "setting"; as the term writes it, the word
 // still names its concept ("made-up facts").
+// A British spelling names the concept its American word does, in papers
+// and in queries alike.
+TEST(ConceptLexiconTest, ABritishSpellingNamesItsWordsConcept) {
+  const ConceptLexicon& lexicon = ConceptLexicon::Default();
+  EXPECT_THAT(Ids(lexicon, MatchText(lexicon, "Regularisation of deep nets.")),
+              ::testing::Contains("regularization"));
+  EXPECT_THAT(Ids(lexicon, MatchText(lexicon, "We study vector quantisation.")),
+              ::testing::Contains("vector_quantization"));
+}
+
 TEST(ConceptLexiconTest, APhrasalNounNamesNoConceptOfItsWordInflected) {
   const ConceptLexicon& lexicon = ConceptLexicon::Default();
   for (const char* text : {"We study the trade-off between accuracy and speed.",
@@ -211,6 +224,46 @@ TEST(ConceptLexiconTest, TheCompiledInThesaurusParses) {
   EXPECT_GE(lexicon.Find("large_language_model"), 0);
   EXPECT_EQ(ConceptTerm("x"), "\x04x");
   EXPECT_TRUE(IsConceptTerm(ConceptTerm("x")));
+}
+
+// Terms of one concept stand in for each other in a search, so no concept
+// holds a term and its opposite ("sparse rewards" beside "dense rewards"
+// made a query for one match the other). A term containing both words
+// ("sparse and dense fusion") names one thing and is not a pair.
+TEST(ConceptLexiconTest, NoConceptHoldsATermAndItsOpposite) {
+  const std::pair<absl::string_view, absl::string_view> kOpposites[] = {
+      {"sparse", "dense"},
+      {"online", "offline"},
+      {"supervised", "unsupervised"},
+      {"positive", "negative"},
+      {"low", "high"},
+      {"small", "large"},
+      {"fast", "slow"},
+      {"white-box", "black-box"}};
+  for (absl::string_view line :
+       absl::StrSplit(IndexedThesaurus(internal::kConceptList), '\n')) {
+    const size_t tab = line.find('\t');
+    if (tab == absl::string_view::npos) continue;
+    std::vector<std::string> terms =
+        absl::StrSplit(line.substr(tab + 1), " | ");
+    const absl::flat_hash_set<std::string> set(terms.begin(), terms.end());
+    for (const std::string& term : terms) {
+      for (const auto& [a, b] : kOpposites) {
+        for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+          std::vector<std::string> words = absl::StrSplit(term, ' ');
+          for (std::string& word : words) {
+            if (word != from) continue;
+            word = std::string(to);
+            const std::string opposite = absl::StrJoin(words, " ");
+            EXPECT_FALSE(set.contains(opposite))
+                << line.substr(0, tab) << ": '" << term << "' and '" << opposite
+                << "'";
+            word = std::string(from);
+          }
+        }
+      }
+    }
+  }
 }
 
 // Concept postings are part of the stored format: a store indexed with

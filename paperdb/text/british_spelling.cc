@@ -63,7 +63,8 @@ std::string IseToIze(absl::string_view word) {
     if (!absl::EndsWith(word, ending.british)) continue;
     const absl::string_view stem =
         word.substr(0, word.size() - ending.british.size());
-    if (stem.size() < 2) return "";
+    // "prise" is no "prize": short stems are other words.
+    if (stem.size() < 4) return "";
     if (EndsInAnIseWord(absl::StrCat(stem, "ise"))) return "";
     return absl::StrCat(stem, ending.american);
   }
@@ -73,15 +74,28 @@ std::string IseToIze(absl::string_view word) {
 std::string ListedVariant(absl::string_view word) {
   for (const Ending& ending : kListedEndings) {
     if (!absl::EndsWith(word, ending.british)) continue;
-    std::string american = absl::StrCat(
-        word.substr(0, word.size() - ending.british.size()), ending.american);
+    const absl::string_view stem =
+        word.substr(0, word.size() - ending.british.size());
+    // "entre" is no "enter": the -tre words have 3 letters or more before
+    // it ("centre").
+    if (stem.size() < 3 && absl::StartsWith(ending.british, "tre")) continue;
+    std::string american = absl::StrCat(stem, ending.american);
     if (IsListedEnglishWord(american)) return american;
   }
-  // -our- anywhere: "behaviour", "behavioural", "neighbourhood".
+  // -our, alone or before a suffix: "behaviour", "behavioural",
+  // "neighbourhood" (not "bourne": "borne").
+  static constexpr absl::string_view kAfterOur[] = {
+      "",      "s",    "ed",   "ing", "er",   "ers",  "al",
+      "ally",  "able", "ably", "ful", "ite",  "ites", "hood",
+      "hoods", "ly",   "less", "ist", "ists", "ism",  "ings"};
   for (size_t at = word.find("our", 1); at != absl::string_view::npos;
        at = word.find("our", at + 1)) {
-    std::string american =
-        absl::StrCat(word.substr(0, at), "or", word.substr(at + 3));
+    const absl::string_view after = word.substr(at + 3);
+    if (std::find(std::begin(kAfterOur), std::end(kAfterOur), after) ==
+        std::end(kAfterOur)) {
+      continue;
+    }
+    std::string american = absl::StrCat(word.substr(0, at), "or", after);
     if (IsListedEnglishWord(american)) return american;
   }
   return "";

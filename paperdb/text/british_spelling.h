@@ -19,13 +19,16 @@ namespace paperdb::text {
 // (American already, a word of both spellings, or not ASCII letters):
 // - -ise, -ised, -ises, -ising, -iser(s), -isable, -isation(s),
 //   -isational become -ize...: "normalise", "tokenising", "regularisation".
-//   The word must not be on the English list ("exercise", "promised") nor
+//   The word must not be on the English list ("exercise", "promised"),
+//   have under 4 letters before its ending ("prise"), nor
 //   end in a longer listed -ise word ("unsupervised": supervise) or in
 //   "noise", "wise", "guise", "poise" or "raise" ("denoising").
-// - -our- becomes -or- ("behavioural", "colours"), -tre(s)/-tred becomes
-//   -ter ("centred"), -ence(s) -ense ("defence"), -yse(d/s)/-ysing -yze
+// - -our, alone or before a suffix, becomes -or ("behavioural", "colours";
+//   not "bourne"), -tre(s)/-tred -ter after 3 letters or more ("centred";
+//   not "entre"), -ence(s) -ense ("defence"), -yse(d/s)/-ysing -yze
 //   ("analysing"): only where the American word is on the English list
-//   (text/english_words.h).
+//   (text/english_words.h). A word of both spellings on the list
+//   ("licence", "theatre") stays as written.
 std::string AmericanSpelling(absl::string_view folded);
 
 }  // namespace paperdb::text

@@ -40,9 +40,15 @@ TEST(BritishSpellingTest, OtherEndingsNeedTheAmericanWordListed) {
   EXPECT_EQ(AmericanSpelling("neighbours"), "neighbors");
   EXPECT_EQ(AmericanSpelling("colourful"), "colorful");
   EXPECT_EQ(AmericanSpelling("centred"), "centered");
-  EXPECT_EQ(AmericanSpelling("metres"), "meters");
+  EXPECT_EQ(AmericanSpelling("spectres"), "specters");
+  EXPECT_EQ(AmericanSpelling("metres"), "");  // Two letters before -tre.
   EXPECT_EQ(AmericanSpelling("defence"), "defense");
   EXPECT_EQ(AmericanSpelling("analysing"), "analyzing");
+  // Other words that only look British.
+  EXPECT_EQ(AmericanSpelling("prise"), "");
+  EXPECT_EQ(AmericanSpelling("bourne"), "");
+  EXPECT_EQ(AmericanSpelling("entre"), "");
+  EXPECT_EQ(AmericanSpelling("neighbourhood"), "neighborhood");
   // No listed American word: left alone.
   EXPECT_EQ(AmericanSpelling("contour"), "");
   EXPECT_EQ(AmericanSpelling("divergence"), "");
