@@ -64,6 +64,19 @@ class HealthServiceTest : public ::testing::Test {
                                    grpc::InsecureChannelCredentials());
     stub_ = grpc::health::v1::Health::NewStub(channel_);
   }
+  // A Watch of `service` with a 10 s deadline on `context`.
+  std::unique_ptr<grpc::ClientReader<HealthCheckResponse>> Watch(
+      grpc::ClientContext* context, const std::string& service) {
+    context->set_deadline(In(10));
+    HealthCheckRequest request;
+    request.set_service(service);
+    return stub_->Watch(context, request);
+  }
+  // The next status `stream` sends, or -1 if it has ended.
+  static int Next(grpc::ClientReader<HealthCheckResponse>* stream) {
+    HealthCheckResponse response;
+    return stream->Read(&response) ? response.status() : -1;
+  }
   void TearDown() override {
     search_.Release();
     if (server_.server) server_.server->Shutdown(In(5));
@@ -148,24 +161,16 @@ TEST_F(HealthServiceTest, WatchSendsEachChangeThenEndsAtShutdown) {
   Start(/*max_threads=*/4);
   health_.SetServing("paperdb.v1.QueryService", true);
   grpc::ClientContext context;
-  context.set_deadline(In(10));
-  HealthCheckRequest request;
-  request.set_service("paperdb.v1.QueryService");
-  auto stream = stub_->Watch(&context, request);
-  HealthCheckResponse response;
+  auto stream = Watch(&context, "paperdb.v1.QueryService");
 
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::SERVING);
   health_.SetServing("paperdb.v1.QueryService", false);
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::NOT_SERVING);
   health_.SetServing("paperdb.v1.QueryService", true);
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::SERVING);
   health_.Shutdown();
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::NOT_SERVING);
-  EXPECT_FALSE(stream->Read(&response));
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(Next(stream.get()), -1);
   EXPECT_TRUE(stream->Finish().ok());
 }
 
@@ -175,39 +180,27 @@ TEST_F(HealthServiceTest, WatchSendsOnlyChangesOfItsServicesStatus) {
   Start(/*max_threads=*/4);
   health_.SetServing("a", true);
   grpc::ClientContext context;
-  context.set_deadline(In(10));
-  HealthCheckRequest request;
-  request.set_service("a");
-  auto stream = stub_->Watch(&context, request);
-  HealthCheckResponse response;
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  auto stream = Watch(&context, "a");
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::SERVING);
 
   health_.SetServing("b", true);
   health_.SetServing("a", true);
   health_.SetServing("a", false);
   health_.Shutdown();
 
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::NOT_SERVING);
-  EXPECT_FALSE(stream->Read(&response));
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::NOT_SERVING);
+  EXPECT_EQ(Next(stream.get()), -1);
   EXPECT_TRUE(stream->Finish().ok());
 }
 
 TEST_F(HealthServiceTest, WatchOfAnUnknownServiceSaysSoUntilItIsSet) {
   Start(/*max_threads=*/4);
   grpc::ClientContext context;
-  context.set_deadline(In(10));
-  HealthCheckRequest request;
-  request.set_service("later");
-  auto stream = stub_->Watch(&context, request);
-  HealthCheckResponse response;
+  auto stream = Watch(&context, "later");
 
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::SERVICE_UNKNOWN);
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::SERVICE_UNKNOWN);
   health_.SetServing("later", true);
-  ASSERT_TRUE(stream->Read(&response));
-  EXPECT_EQ(response.status(), HealthCheckResponse::SERVING);
+  EXPECT_EQ(Next(stream.get()), HealthCheckResponse::SERVING);
   context.TryCancel();
   EXPECT_EQ(stream->Finish().error_code(), grpc::StatusCode::CANCELLED);
 }
