@@ -145,6 +145,9 @@ TEST(AbstractListParserTest, HeaderVariantsFromRealFiles) {
        "2024 论文列表",
        "ICLR", 2024},
       {"ICML  2022  Paper   List", "ICML", 2022},
+      {"ICLR \uFF12\uFF10\uFF12\uFF14\u5E74 论文列表", "ICLR", 2024},
+      {"ICLR\uFF12\uFF10\uFF12\uFF13 paper list", "ICLR", 2023},
+      {"\uFF11\uFF12\uFF13 paper list", "\uFF11\uFF12\uFF13", 0},
   };
   for (const Case& c : cases) {
     absl::StatusOr<ParsedAbstractList> list =
@@ -240,6 +243,16 @@ TEST(AbstractListParserTest, AVenueWithABidiControlIsRejected) {
           .message(),
       HasSubstr("v.txt: line 1, byte 0: the header's venue holds U+200B, "
                 "an invisible character"));
+  // So would a tag character or a Hangul filler.
+  EXPECT_THAT(
+      ParseAbstractList("v.txt", "ICLR\U000E0041 2024 paper list\n\nx\n")
+          .status()
+          .message(),
+      HasSubstr("the header's venue holds U+E0041, an invisible character"));
+  EXPECT_THAT(ParseAbstractList("v.txt", "\u3164 2024 paper list\n\nx\n")
+                  .status()
+                  .message(),
+              HasSubstr("the header's venue holds U+3164"));
 }
 
 // Control characters, read as spaces in abstracts, are refused in a header

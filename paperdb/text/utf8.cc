@@ -99,9 +99,18 @@ bool IsBidiFormatting(UChar32 c) {
          (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);
 }
 
+bool IsVariationSelector(UChar32 c) {
+  return (c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF) ||
+         (c >= 0x180B && c <= 0x180D) || c == 0x180F;
+}
+
+// Unicode's Default_Ignorable_Code_Point characters, which render as
+// nothing (soft hyphen, zero-width space, word joiner, tags, Hangul
+// fillers, ...), but for the joiners and the variation selectors, which
+// scripts and emoji need.
 bool IsInvisible(UChar32 c) {
-  return c == 0x00AD || c == 0x180E || c == 0x200B ||
-         (c >= 0x2060 && c <= 0x2064) || c == 0xFEFF;
+  return c != 0x200C && c != 0x200D && !IsVariationSelector(c) &&
+         u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
 }
 
 }  // namespace
@@ -109,13 +118,20 @@ bool IsInvisible(UChar32 c) {
 std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
   const auto* s = reinterpret_cast<const uint8_t*>(name.data());
   const int32_t length = static_cast<int32_t>(name.size());
+  UChar32 previous = -1;
   for (int32_t i = 0; i < length;) {
     const int32_t at = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);
-    if (IsControl(c) || IsBidiFormatting(c) || IsInvisible(c)) {
+    // A variation selector picks a glyph of the character before it; after
+    // nothing, ASCII or another selector it changes no glyph, only bytes.
+    const bool idle_selector =
+        IsVariationSelector(c) && (previous < 0x80 || IsVariationSelector(previous));
+    if (IsControl(c) || IsBidiFormatting(c) || IsInvisible(c) ||
+        idle_selector) {
       return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};
     }
+    previous = c;
   }
   return std::nullopt;
 }
@@ -123,7 +139,9 @@ std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
 absl::string_view HiddenCharacterKind(uint32_t code_point) {
   const auto c = static_cast<UChar32>(code_point);
   if (IsBidiFormatting(c)) return "a bidirectional formatting character";
-  if (IsInvisible(c)) return "an invisible character";
+  if (IsInvisible(c) || IsVariationSelector(c)) {
+    return "an invisible character";
+  }
   return "a control character";
 }
 

@@ -56,9 +56,12 @@ ByteSpan LongestWord(absl::string_view text);
 // to people: a control character (C0, DEL, C1), a bidirectional
 // formatting character (U+061C, U+200E, U+200F, U+202A..U+202E,
 // U+2066..U+2069), which could reorder what a terminal shows, or an
-// invisible one (U+00AD, U+180E, U+200B, U+2060..U+2064, U+FEFF), which
-// makes two labels that look alike differ. Zero-width (non-)joiners stay:
-// words of several scripts need them. REQUIRES: valid UTF-8.
+// invisible one (Unicode's Default_Ignorable_Code_Point: U+00AD, U+200B,
+// U+2060..U+2064, U+FEFF, tags, Hangul fillers, ...), which makes two
+// labels that look alike differ. Zero-width (non-)joiners stay: words of
+// several scripts need them; so does a variation selector after a
+// non-ASCII character (an emoji's or ideograph's glyph), but not one after
+// ASCII, at the start or after another selector. REQUIRES: valid UTF-8.
 bool ContainsControlCharacter(absl::string_view name);
 
 // The first such character of `name`: its byte offset and code point, or

@@ -90,6 +90,22 @@ TEST(ContainsControlCharacterTest, InvisibleCharactersButNotJoiners) {
   EXPECT_TRUE(ContainsControlCharacter("IC\u00ADLR"));  // Soft hyphen.
   EXPECT_FALSE(ContainsControlCharacter("\u0645\u06CC\u200C\u062E"));  // ZWNJ.
   EXPECT_FALSE(ContainsControlCharacter("\u0915\u094D\u200D\u0937"));  // ZWJ.
+}
+
+TEST(ContainsControlCharacterTest, EveryDefaultIgnorableCharacterButSelectors) {
+  const std::optional<CodePointAt> tag =
+      FindControlCharacter("ICLR\U000E0041");  // TAG LATIN CAPITAL A.
+  ASSERT_TRUE(tag.has_value());
+  EXPECT_EQ(tag->byte, 4u);
+  EXPECT_EQ(tag->code_point, 0xE0041u);
+  EXPECT_EQ(HiddenCharacterKind(0xE0041), "an invisible character");
+  EXPECT_TRUE(ContainsControlCharacter("IC\u3164LR"));  // Hangul filler.
+  EXPECT_TRUE(ContainsControlCharacter("IC\u034FLR"));  // Grapheme joiner.
+  EXPECT_TRUE(ContainsControlCharacter("ICLR\uFE0F"));  // After ASCII.
+  EXPECT_TRUE(ContainsControlCharacter("\uFE0F"));
+  EXPECT_TRUE(ContainsControlCharacter("\u2764\uFE0F\uFE0E"));
+  EXPECT_FALSE(ContainsControlCharacter("\u2764\uFE0F ICLR"));  // Emoji.
+  EXPECT_FALSE(ContainsControlCharacter("\u845B\U000E0100"));   // Ideograph.
   EXPECT_EQ(HiddenCharacterKind(0x061C),
             "a bidirectional formatting character");
   EXPECT_EQ(HiddenCharacterKind(0x85), "a control character");
