@@ -126,7 +126,8 @@ std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
     // A variation selector picks a glyph of the character before it; after
     // nothing, ASCII or another selector it changes no glyph, only bytes.
     const bool idle_selector =
-        IsVariationSelector(c) && (previous < 0x80 || IsVariationSelector(previous));
+        IsVariationSelector(c) &&
+        (previous < 0x80 || IsVariationSelector(previous));
     if (IsControl(c) || IsBidiFormatting(c) || IsInvisible(c) ||
         idle_selector) {
       return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};
