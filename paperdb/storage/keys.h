@@ -53,18 +53,23 @@ namespace paperdb::storage {
 // next-word mask to every posting (paperdb/index/next_words.h) and indexes
 // the 1,208-concept thesaurus. Version 11 splits letters from digits
 // inside hyphen chains too ("FLAN-MoE-32B" holds "32 b") and reads each
-// letter-digit part as a word alone ("gmlwns2000" holds "gmlwn").
+// letter-digit part as a word alone ("gmlwns2000" holds "gmlwn"), spells
+// British words the American way before stemming them ("quantisation" is
+// "quantization"), gives a word hyphened to a particle the compound as its
+// form term ("trade-off" holds "tradeoff"), and indexes the 1,208-concept
+// thesaurus without opposites. Version 12 indexes the 1,381-concept
+// thesaurus (lay and cross-subfield descriptions, general-English groups).
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
-inline constexpr int kSchemaVersion = 11;
+inline constexpr int kSchemaVersion = 12;
 
 // Hash64 (paperdb/common/hash.h) of semantic::IndexedThesaurus() of
 // paperdb/semantic/concepts.txt (its concept lines without narrower marks),
 // the thesaurus version kSchemaVersion indexes. A test compares it with the
 // compiled-in thesaurus, so that editing the thesaurus without a new schema
 // version fails the build's tests.
-inline constexpr uint64_t kIndexedThesaurusHash = 0x4b2320275d7eec45;
+inline constexpr uint64_t kIndexedThesaurusHash = 0xa0bf959706a59b00;
 
 // Column families, in the order they are created.
 enum class Column {

@@ -168,7 +168,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "11");
+  EXPECT_EQ(*version, "12");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {
