@@ -131,8 +131,15 @@ void AddExtractions(absl::string_view text, v1::Paper* paper) {
 
 std::string PaperId(absl::string_view venue, int year,
                     absl::string_view abstract) {
+  // A venue of ASCII letters and digits only is named by them; any other is
+  // folded first (NFKC, case) and hashed with the abstract below.
+  const bool plain_venue = std::all_of(venue.begin(), venue.end(), [](char c) {
+    return absl::ascii_isalnum(static_cast<unsigned char>(c));
+  });
+  const std::string folded_venue =
+      plain_venue ? std::string() : text::Analyzer::Fold(venue);
   std::string id;
-  for (char c : venue) {
+  for (char c : plain_venue ? venue : absl::string_view(folded_venue)) {
     if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
       id.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
     }
@@ -157,6 +164,10 @@ std::string PaperId(absl::string_view venue, int year,
         ascii ? absl::ascii_tolower(static_cast<unsigned char>(c)) : c;
   }
   normalized.resize(out);
+  // The letters and digits above do not tell every venue apart ("Neur IPS"
+  // and "NeurIPS", "计算机学报" and "软件学报"): a venue of other characters
+  // is hashed too, folded, before a line break no normalized abstract holds.
+  if (!plain_venue) normalized.insert(0, absl::StrCat(folded_venue, "\n"));
   absl::StrAppend(&id, id.empty() ? "" : "-", Hash64Hex(normalized));
   return id;
 }

@@ -16,8 +16,11 @@ namespace paperdb::ingest {
 // The stable paper id: lower-case ASCII letters and digits of `venue`, the
 // year (if not 0), '-', then 16 hex digits of XXH3-64 of the abstract after
 // NFKC case folding and whitespace collapsing, e.g.
-// "iclr2024-3f2a9c0d1e2b4a5f". Re-wrapping or re-casing an abstract keeps its
-// id.
+// "iclr2024-3f2a9c0d1e2b4a5f"; for a venue holding any other character
+// ("Neur IPS", "计算机学报"), of the folded venue, a line break and that
+// abstract, so that venues alike in their letters and digits give their
+// abstracts different ids. Re-wrapping or re-casing an abstract or its
+// venue keeps its id.
 std::string PaperId(absl::string_view venue, int year,
                     absl::string_view abstract);
 

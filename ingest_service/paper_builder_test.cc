@@ -26,6 +26,25 @@ TEST(PaperIdTest, KeepsTheIdsOfEarlierReleases) {
       "iclr2024-23fff4d453aa7016");
 }
 
+// Venues alike in their ASCII letters and digits are still two venues: the
+// same abstract under each is two papers. Case and NFKC width are one venue.
+TEST(PaperIdTest, VenuesAlikeInLettersAndDigitsGiveDifferentIds) {
+  const std::string plain = PaperId("NeurIPS", 2024, "We study RL.");
+  const std::string spaced = PaperId("Neur IPS", 2024, "We study RL.");
+  EXPECT_EQ(plain.substr(0, 12), "neurips2024-");
+  EXPECT_EQ(spaced.substr(0, 12), "neurips2024-");
+  EXPECT_NE(spaced, plain);
+  EXPECT_NE(PaperId("# ICLR", 2024, "x"), PaperId("ICLR", 2024, "x"));
+  EXPECT_NE(PaperId("ICLR-W", 2024, "x"), PaperId("ICLRW", 2024, "x"));
+  EXPECT_NE(PaperId("ICLR-W", 2024, "x"), PaperId("ICLR W", 2024, "x"));
+  const std::string cjk = PaperId("\u8ba1\u7b97\u673a\u5b66\u62a5", 2024, "x");
+  EXPECT_EQ(cjk.substr(0, 5), "2024-");
+  EXPECT_NE(cjk, PaperId("\u8f6f\u4ef6\u5b66\u62a5", 2024, "x"));
+  EXPECT_EQ(spaced, PaperId("neur ips", 2024, "we study rl."));
+  EXPECT_EQ(spaced,
+            PaperId("\uff2e\uff45\uff55\uff52 IPS", 2024, "We study RL."));
+}
+
 TEST(BuildPaperTest, FillsSourceUrlsCountsAndHash) {
   ParsedAbstract abstract{
       .text = "Code at https://github.com/a/b. Page https://a.github.io",

@@ -60,6 +60,30 @@ TEST_F(IngestThenQueryE2eTest, SecondIngestOfSameFilesAddsNothing) {
   EXPECT_EQ(PaperCount(), 76);
 }
 
+// Two venues alike in their ASCII letters and digits (none, for two
+// Chinese journals) are two venues: the same abstract under each is two
+// papers, each found under its own venue.
+TEST_F(IngestThenQueryE2eTest, VenuesAlikeInLettersAndDigitsStayApart) {
+  const std::string abstract = "\n\nWe study zorblax graphs.\n";
+  const auto first = Ingest(
+      "c1.txt", "\u8ba1\u7b97\u673a\u5b66\u62a5 2024 paper list" + abstract);
+  const auto second =
+      Ingest("c2.txt", "\u8f6f\u4ef6\u5b66\u62a5 2024 paper list" + abstract);
+  const auto spaced = Ingest("c3.txt", "Neur IPS 2024 paper list" + abstract);
+  const auto plain = Ingest("c4.txt", "NeurIPS 2024 paper list" + abstract);
+  for (const auto* summary : {&first, &second, &spaced, &plain}) {
+    ASSERT_TRUE(summary->ok()) << summary->status();
+    EXPECT_EQ((*summary)->added(), 1);
+    EXPECT_EQ((*summary)->unchanged(), 0);
+  }
+  ASSERT_TRUE(engine_->CatchUp().ok());
+
+  EXPECT_EQ(SearchTotal("zorblax"), 4);
+  EXPECT_EQ(SearchTotal("zorblax venue:\u8f6f\u4ef6\u5b66\u62a5"), 1);
+  EXPECT_EQ(SearchTotal("zorblax venue:\"Neur IPS\""), 1);
+  EXPECT_EQ(PaperCount(), 80);
+}
+
 TEST_F(IngestThenQueryE2eTest,
        FileIngestedWhileServingIsSearchableAfterCatchUp) {
   const int64_t tokenizer_before = SearchTotal("tokenizer");
