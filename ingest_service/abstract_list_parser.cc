@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/text/digits.h"
 #include "paperdb/text/utf8.h"
 
 namespace paperdb::ingest {
@@ -109,28 +110,11 @@ std::vector<absl::string_view> Words(absl::string_view line) {
   }
 }
 
-// `word` with each full-width digit (U+FF10..U+FF19, as CJK text writes a
-// year: "２０２４年") as its ASCII digit.
-std::string FullWidthDigitsAsAscii(absl::string_view word) {
-  std::string out;
-  out.reserve(word.size());
-  for (size_t i = 0; i < word.size(); ++i) {
-    if (i + 2 < word.size() && word[i] == '\xEF' && word[i + 1] == '\xBC' &&
-        static_cast<unsigned char>(word[i + 2]) >= 0x90 &&
-        static_cast<unsigned char>(word[i + 2]) <= 0x99) {
-      out.push_back(static_cast<char>('0' + (word[i + 2] - '\x90')));
-      i += 2;
-    } else {
-      out.push_back(word[i]);
-    }
-  }
-  return out;
-}
-
 // Parses "<venue> [<year>] 论文列表|paper list"; false, leaving `venue` and
 // `year` as they were, if `line` is not a header. Tolerates a BOM (files
 // concatenated with cat), any white space, "2024年", a year in full-width
-// digits, and a year glued to the venue ("ICLR2024", "ICLR-2024").
+// or other scripts' digits, and a year glued to the venue ("ICLR2024",
+// "ICLR-2024").
 bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
   if (absl::StartsWith(line, kBom)) line.remove_prefix(kBom.size());
   // Every line of every file is asked: most are abstracts, which fail this
@@ -153,9 +137,9 @@ bool ParseHeader(absl::string_view line, std::string* venue, int* year) {
     return false;
   }
   int header_year = 0;
-  std::string last_word;  // words.back() with full-width digits as ASCII.
+  std::string last_word;  // words.back() with every script's digits as ASCII.
   if (!words.empty()) {
-    last_word = FullWidthDigitsAsAscii(words.back());
+    last_word = text::AsciiDigits(words.back());
     absl::string_view last = last_word;
     if (absl::EndsWith(last, "年"))
       last.remove_suffix(std::string_view("年").size());

@@ -148,6 +148,7 @@ TEST(AbstractListParserTest, HeaderVariantsFromRealFiles) {
       {"ICLR \uFF12\uFF10\uFF12\uFF14\u5E74 论文列表", "ICLR", 2024},
       {"ICLR\uFF12\uFF10\uFF12\uFF13 paper list", "ICLR", 2023},
       {"\uFF11\uFF12\uFF13 paper list", "\uFF11\uFF12\uFF13", 0},
+      {"ICLR \u0662\u0660\u0662\u0664 paper list", "ICLR", 2024},
   };
   for (const Case& c : cases) {
     absl::StatusOr<ParsedAbstractList> list =

@@ -1,4 +1,5 @@
 #include "paperdb/search/query_parser_impl.h"
+#include "paperdb/text/digits.h"
 
 // Parser's leaves: words (with prefixes and hyphen parts), quoted
 // phrases with slop, and field filters.
@@ -337,7 +338,9 @@ absl::StatusOr<QueryNode> Parser::ParseField(std::string name, size_t colon) {
   }
   node.field = name;
   if (name == index::kYearField) {
-    return YearFilter(value, value_position, std::move(node));
+    // Digits of any script: year:２０２４ is year:2024.
+    return YearFilter(text::AsciiDigits(value), value_position,
+                      std::move(node));
   }
   if (name == index::kHasField) {
     if (absl::AsciiStrToLower(value) != "code") {

@@ -224,6 +224,19 @@ TEST(QueryParserTest, DatasetAliasesFilterByTheCanonicalName) {
   EXPECT_EQ(Top(other)[0].value, "nosuchset");
 }
 
+// A year written in another script's digits is the year.
+TEST(QueryParserTest, AYearInOtherDigitsIsTheYear) {
+  absl::StatusOr<Query> query = ParseQuery(
+      "year:\uFF12\uFF10\uFF12\uFF14 year:\u0662\u0660\u0662\u0663..2024");
+  ASSERT_THAT(query, IsOk());
+
+  ASSERT_EQ(Top(query).size(), 2u);
+  EXPECT_EQ(Top(query)[0].value, "2024");
+  EXPECT_EQ(Top(query)[0].value_end, "2024");
+  EXPECT_EQ(Top(query)[1].value, "2023");
+  EXPECT_EQ(Top(query)[1].value_end, "2024");
+}
+
 TEST(QueryParserTest, OpenYearRanges) {
   absl::StatusOr<Query> query = ParseQuery("year:2022.. year:..2019");
   ASSERT_THAT(query, IsOk());
