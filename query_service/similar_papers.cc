@@ -6,15 +6,18 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/util/field_mask_util.h"
 #include "paperdb/common/error_details.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/search/searcher.h"
 #include "paperdb/search/similar_terms.h"
 #include "paperdb/text/utf8.h"
 #include "query_service/query_engine.h"
+#include "query_service/read_mask.h"
 #include "query_service/reply_budget.h"
 #include "query_service/request_limits.h"
 
@@ -33,6 +36,12 @@ absl::Status QueryEngine::SimilarPapers(
   PAPERDB_ASSIGN_OR_RETURN(const int page_size,
                            PageSize(request.page_size(), kDefaultSearchPageSize,
                                     kMaxSearchPageSize));
+  PAPERDB_RETURN_IF_ERROR(WithField(
+      CheckReadMask(v1::SimilarPaper::descriptor(), request.read_mask(),
+                    "paper.* as in Paper; \"*\" alone for all; in JSON "
+                    "lowerCamelCase, e.g. sharedTerms"),
+      "read_mask"));
+  const bool full_mask = IsFullMask(request.read_mask());
   absl::ReaderMutexLock lock(&mu_);
   std::string text;
   std::optional<uint32_t> source_doc;
@@ -101,10 +110,18 @@ absl::Status QueryEngine::SimilarPapers(
     v1::SimilarPaper* similar = response->add_results();
     *similar->mutable_paper() = std::move(*record.mutable_paper());
     similar->set_score(hit.score);
+    if (!full_mask) {
+      google::protobuf::util::FieldMaskUtil::TrimMessage(request.read_mask(),
+                                                         similar);
+    }
     if (!budget.Take(ElementBytes(*similar))) {
       // The reply is full (reply_budget.h): fewer results.
       response->mutable_results()->RemoveLast();
       break;
+    }
+    if (!full_mask &&
+        !absl::c_linear_search(request.read_mask().paths(), "shared_terms")) {
+      continue;
     }
     PAPERDB_ASSIGN_OR_RETURN(
         const std::vector<search::TermContribution> shared,

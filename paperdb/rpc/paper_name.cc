@@ -19,7 +19,9 @@ absl::StatusOr<std::string> ParseName(absl::string_view name) {
                      " bytes is longer than the limit of ", kMaxNameBytes));
   }
   absl::string_view id = name;
-  if (absl::StartsWith(id, "papers/")) id.remove_prefix(7);
+  // A whole name copied in upper case ("PAPERS/ICLR2024-...") names the
+  // same paper, as does its id alone.
+  if (absl::StartsWithIgnoreCase(id, "papers/")) id.remove_prefix(7);
   if (name.empty()) {
     return absl::InvalidArgumentError("name is required, as \"papers/{id}\"");
   }

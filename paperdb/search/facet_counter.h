@@ -34,8 +34,9 @@ inline constexpr absl::string_view kFacetFields =
 
 // Counts `field`'s values over `matches` (sorted doc ids), keeping the
 // `limit` most frequent. Values with the same folded key count together
-// under their most frequent spelling. INVALID_ARGUMENT for a field not in
-// kFacetFields; CANCELLED via `cancelled`; store errors.
+// under their most frequent spelling. "hasCode" names has_code. The
+// result names the field as kFacetFields does. INVALID_ARGUMENT for a field
+// not in kFacetFields; CANCELLED via `cancelled`; store errors.
 absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
                                        absl::string_view field,
                                        const std::vector<uint32_t>& matches,

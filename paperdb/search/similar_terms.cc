@@ -5,10 +5,12 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/search/query_expander.h"
 #include "paperdb/storage/paper_table.h"
 #include "paperdb/text/analyzer.h"
+#include "paperdb/text/utf8.h"
 #include "unicode/uchar.h"
 #include "unicode/utf8.h"
 
@@ -65,20 +67,35 @@ bool IsFiller(absl::string_view folded) {
   return kWords->contains(folded);
 }
 
-// True if `term` has at least 3 code points and a letter.
-bool Informative(absl::string_view term) {
+// True if `term` has at least 3 code points and a letter, is one Han or
+// Kana character, or `surface`,
+// the word as written, is an acronym of 2: capitals and digits, one
+// capital at least ("RL", "QA", "3D"), which names a field's subject as
+// much as a longer word.
+bool Informative(absl::string_view term, absl::string_view surface) {
   const auto* s = reinterpret_cast<const uint8_t*>(term.data());
   int32_t i = 0;
   const int32_t n = static_cast<int32_t>(term.size());
   int count = 0;
   bool letter = false;
+  bool unspaced = false;
   while (i < n) {
     UChar32 c;
     U8_NEXT(s, i, n, c);
     ++count;
     letter |= c >= 0 && u_isalpha(c);
+    unspaced |= c >= 0 && text::IsUnspacedScript(c);
   }
-  return count >= 3 && letter;
+  if (count >= 3 && letter) return true;
+  // Han and Kana are indexed a character a term (text/utf8.h): each is a
+  // word's worth.
+  if (count == 1 && unspaced) return true;
+  if (count != 2 || surface.size() != 2) return false;
+  const bool capitals =
+      absl::ascii_isupper(surface[0]) || absl::ascii_isupper(surface[1]);
+  return capitals && std::all_of(surface.begin(), surface.end(), [](char c) {
+           return absl::ascii_isupper(c) || absl::ascii_isdigit(c);
+         });
 }
 
 }  // namespace
@@ -93,11 +110,11 @@ absl::StatusOr<std::vector<SimilarTerm>> SelectSimilarTerms(
   std::vector<SimilarTerm> terms;
   for (const text::AnalyzedToken& token :
        text::ThreadLocalAnalyzer().Analyze(text)) {
-    if (token.stopword || token.compound || !Informative(token.term)) {
-      continue;
-    }
     const absl::string_view surface =
         text.substr(token.start_byte, token.end_byte - token.start_byte);
+    if (token.stopword || token.compound || !Informative(token.term, surface)) {
+      continue;
+    }
     if (IsFiller(text::Analyzer::Fold(surface))) continue;
     auto [it, inserted] = slot.emplace(token.term, terms.size());
     if (inserted) {

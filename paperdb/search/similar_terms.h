@@ -1,8 +1,9 @@
 // Term selection for "more like this": the most informative terms of a text,
 // as Elasticsearch's more_like_this query picks them (tf x idf with
 // Lucene's classic idf, 1 + ln((N + 1) / (df + 1)); the Snowball English
-// stop list, number words, words under 3 characters and bare numbers
-// skipped; terms no other paper holds skipped).
+// stop list, number words, words under 3 characters but 2-character
+// acronyms ("RL", "QA") and Han or Kana characters (each a term), and bare
+// numbers skipped; terms no other paper holds skipped).
 // Source: Lucene's MoreLikeThis (org.apache.lucene.queries.mlt).
 
 #ifndef PAPERDB_SEARCH_SIMILAR_TERMS_H_

@@ -503,22 +503,26 @@ TEST_F(QueryServiceE2eTest, BatchGetReturnsPapersInRequestOrder) {
   EXPECT_EQ(response.papers(1).id(), listed.papers(0).id());
 }
 
-// Ids are lower case; one typed or copied in upper case names the paper.
-TEST_F(QueryServiceE2eTest, GetPaperTakesAnIdInAnyCase) {
+// Ids are lower case; an id or a whole name typed or copied in upper case
+// names the paper.
+TEST_F(QueryServiceE2eTest, GetPaperTakesANameInAnyCase) {
   v1::SearchPapersResponse found;
   ASSERT_TRUE(Search("\"leading indicators\"", &found).ok());
   ASSERT_EQ(found.results_size(), 1);
   const std::string id = found.results(0).paper().id();
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  v1::GetPaperRequest request;
-  request.set_name("papers/" + absl::AsciiStrToUpper(id));
-  v1::Paper paper;
+  for (const std::string& name : {"papers/" + absl::AsciiStrToUpper(id),
+                                  "PAPERS/" + absl::AsciiStrToUpper(id)}) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::GetPaperRequest request;
+    request.set_name(name);
+    v1::Paper paper;
 
-  const grpc::Status status = query_->GetPaper(&context, request, &paper);
+    const grpc::Status status = query_->GetPaper(&context, request, &paper);
 
-  ASSERT_TRUE(status.ok()) << status.error_message();
-  EXPECT_EQ(paper.id(), id);
+    ASSERT_TRUE(status.ok()) << name << ": " << status.error_message();
+    EXPECT_EQ(paper.id(), id);
+  }
 }
 
 TEST_F(QueryServiceE2eTest, BatchGetWithUnknownNameFailsNamingIt) {

@@ -1,4 +1,4 @@
-// The query language, facets, sort, explain and SimilarPapers over real gRPC
+// The query language, facets, sort and explain over real gRPC
 // on loopback, against the bundled ICLR 2024 lists in a real RocksDB store.
 
 #include <set>
@@ -456,6 +456,24 @@ TEST_F(SearchLanguageE2eTest, UnknownFacetFieldIsInvalidArgument) {
   EXPECT_THAT(status.error_message(), HasSubstr("unknown field 'author'"));
 }
 
+// has_code as JSON spells it, as a read_mask is written, is has_code.
+TEST_F(SearchLanguageE2eTest, AFacetFieldInLowerCamelCaseIsItsProtoName) {
+  v1::SearchPapersRequest request;
+  request.set_query("neural");
+  request.add_facet_fields("has_code");
+  const v1::SearchPapersResponse snake = Search(request);
+  request.clear_facet_fields();
+  request.add_facet_fields("hasCode");
+  const v1::SearchPapersResponse camel = Search(request);
+
+  ASSERT_EQ(snake.facets_size(), 1);
+  ASSERT_EQ(camel.facets_size(), 1);
+  EXPECT_EQ(camel.facets(0).field(), "has_code");
+  EXPECT_EQ(camel.facets(0).DebugString(), snake.facets(0).DebugString());
+  ASSERT_GE(camel.facets(0).values_size(), 1);
+  EXPECT_GT(camel.facets(0).values(0).count(), 0);
+}
+
 TEST_F(SearchLanguageE2eTest, OrderByIngestTimePagesInDocOrder) {
   v1::SearchPapersRequest request;
   request.set_query("neural");
@@ -522,67 +540,6 @@ TEST_F(SearchLanguageE2eTest, MalformedQueryGivesThePosition) {
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(status.error_message(), HasSubstr("character 14: dangling OR"));
-}
-
-TEST_F(SearchLanguageE2eTest, SimilarPapersByIdAndByText) {
-  const v1::SearchPapersResponse lift = Search("\"leading indicators\"");
-  ASSERT_EQ(lift.total_size(), 1);
-  const std::string id = lift.results(0).paper().id();
-
-  grpc::ClientContext context;
-  SetDeadline(&context);
-  v1::SimilarPapersRequest request;
-  request.set_name("papers/" + id);
-  request.set_page_size(5);
-  v1::SimilarPapersResponse response;
-  ASSERT_TRUE(query_->SimilarPapers(&context, request, &response).ok());
-
-  ASSERT_EQ(response.results_size(), 5);
-  EXPECT_GT(response.query_terms_size(), 5);
-  for (const char* filler : {"three", "using", "our", "been", "more", "Despite",
-                             "utilizing", "seamlessly"}) {
-    EXPECT_THAT(response.query_terms(), ::testing::Not(Contains(filler)));
-  }
-  for (const v1::SimilarPaper& similar : response.results()) {
-    EXPECT_NE(similar.paper().id(), id);
-    EXPECT_GT(similar.shared_terms_size(), 0);
-  }
-  // The most similar to LIFT is another time-series forecasting paper.
-  EXPECT_THAT(response.results(0).paper().abstract(), HasSubstr("forecast"));
-
-  grpc::ClientContext text_context;
-  SetDeadline(&text_context);
-  v1::SimilarPapersRequest by_text;
-  by_text.set_text(lift.results(0).paper().abstract());
-  v1::SimilarPapersResponse text_response;
-  ASSERT_TRUE(
-      query_->SimilarPapers(&text_context, by_text, &text_response).ok());
-  ASSERT_GE(text_response.results_size(), 1);
-  // Free text is not a stored paper: LIFT itself ranks first.
-  EXPECT_EQ(text_response.results(0).paper().id(), id);
-
-  grpc::ClientContext bad_context;
-  SetDeadline(&bad_context);
-  v1::SimilarPapersRequest empty;
-  v1::SimilarPapersResponse bad;
-  EXPECT_EQ(query_->SimilarPapers(&bad_context, empty, &bad).error_code(),
-            grpc::StatusCode::INVALID_ARGUMENT);
-  // Text set but blank: nothing to be similar to, INVALID_ARGUMENT as for
-  // no text at all (not OK with no results).
-  grpc::ClientContext blank_context;
-  SetDeadline(&blank_context);
-  v1::SimilarPapersRequest blank;
-  blank.set_text(" \n");
-  const grpc::Status blank_status =
-      query_->SimilarPapers(&blank_context, blank, &bad);
-  EXPECT_EQ(blank_status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-  EXPECT_THAT(blank_status.error_message(), HasSubstr("text is empty"));
-  grpc::ClientContext missing_context;
-  SetDeadline(&missing_context);
-  v1::SimilarPapersRequest missing;
-  missing.set_name("papers/iclr2024-0000000000000000");
-  EXPECT_EQ(query_->SimilarPapers(&missing_context, missing, &bad).error_code(),
-            grpc::StatusCode::NOT_FOUND);
 }
 
 }  // namespace
