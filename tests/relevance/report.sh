@@ -163,6 +163,8 @@ $(tiers fresh)
   change places), and two fresh-split queries rise (0.914 to 0.915 overall). It stays for
   what 76 abstracts cannot show: most of its concepts name topics none of them is about, and
   on a larger corpus a paraphrase naming one of those topics in lay words finds its papers.
+  "foundation model" is no longer a term of large language models (a vision or tabular
+  foundation model is none), only of foundation models.
 - **Pseudo-relevance feedback and term proximity were measured and not used**
   ([rerank_experiments.h](../tests/relevance/rerank_experiments.h) reranks paperdb's first 40
   results with each; \`relevance_eval --help\` lists the flags). RM3 adds the words of the top
