@@ -293,7 +293,10 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
                           hidden->code_point,
                           text::HiddenCharacterKind(hidden->code_point)));
     }
-    absl::string_view last = venue.substr(venue.rfind(' ') + 1);
+    // Digits of any script, as ParseHeader() reads a year.
+    const std::string last_word =
+        text::AsciiDigits(venue.substr(venue.rfind(' ') + 1));
+    absl::string_view last = last_word;
     absl::ConsumeSuffix(&last, "年");
     if (last.size() >= 3 &&
         std::all_of(last.begin(), last.end(), absl::ascii_isdigit)) {

@@ -131,18 +131,21 @@ void AddExtractions(absl::string_view text, v1::Paper* paper) {
 
 std::string PaperId(absl::string_view venue, int year,
                     absl::string_view abstract) {
-  // A venue of ASCII letters and digits only is named by them; any other is
-  // folded first (NFKC, case) and hashed with the abstract below.
-  const bool plain_venue = std::all_of(venue.begin(), venue.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c));
-  });
-  const std::string folded_venue =
-      plain_venue ? std::string() : text::Analyzer::Fold(venue);
+  // A venue is named by the ASCII letters and digits of its folded form
+  // (NFKC, case: "ＩＣＬＲ" is "iclr"); one folding to anything else is also
+  // hashed with the abstract below.
+  auto all_alnum = [](absl::string_view text) {
+    return std::all_of(text.begin(), text.end(), [](char c) {
+      return absl::ascii_isalnum(static_cast<unsigned char>(c));
+    });
+  };
+  const std::string folded_venue = all_alnum(venue)
+                                       ? absl::AsciiStrToLower(venue)
+                                       : text::Analyzer::Fold(venue);
+  const bool plain_venue = all_alnum(folded_venue);
   std::string id;
-  for (char c : plain_venue ? venue : absl::string_view(folded_venue)) {
-    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) {
-      id.push_back(absl::ascii_tolower(static_cast<unsigned char>(c)));
-    }
+  for (const char c : folded_venue) {
+    if (absl::ascii_isalnum(static_cast<unsigned char>(c))) id.push_back(c);
   }
   if (year != 0) absl::StrAppend(&id, year);
   // The folded words, joined by single spaces: runs of ASCII white space

@@ -41,6 +41,10 @@ TEST(PaperIdTest, VenuesAlikeInLettersAndDigitsGiveDifferentIds) {
   EXPECT_EQ(cjk.substr(0, 5), "2024-");
   EXPECT_NE(cjk, PaperId("\u8f6f\u4ef6\u5b66\u62a5", 2024, "x"));
   EXPECT_EQ(spaced, PaperId("neur ips", 2024, "we study rl."));
+  // A venue folding to letters and digits is that venue.
+  EXPECT_EQ(PaperId("\uff29\uff23\uff2c\uff32", 2024, "We study RL."),
+            PaperId("ICLR", 2024, "We study RL."));
+  EXPECT_EQ(PaperId("Stra\u00dfe", 2024, "x"), PaperId("STRASSE", 2024, "x"));
   EXPECT_EQ(spaced,
             PaperId("\uff2e\uff45\uff55\uff52 IPS", 2024, "We study RL."));
 }

@@ -425,7 +425,9 @@ absl::Status QueryEngine::SearchPapers(
   response->set_full_match_count(
       static_cast<int64_t>(hits.any_terms ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
-  for (const std::string& field : request.facet_fields()) {
+  for (const std::string& asked : request.facet_fields()) {
+    // As search::CountFacet() reads it: hasCode is has_code.
+    const std::string field = asked == "hasCode" ? "has_code" : asked;
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
         facet_fields.end()) {
       facet_fields.push_back(field);

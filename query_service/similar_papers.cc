@@ -38,8 +38,8 @@ absl::Status QueryEngine::SimilarPapers(
                                     kMaxSearchPageSize));
   PAPERDB_RETURN_IF_ERROR(WithField(
       CheckReadMask(v1::SimilarPaper::descriptor(), request.read_mask(),
-                    "paper.* as in Paper; \"*\" alone for all; in JSON "
-                    "lowerCamelCase, e.g. sharedTerms"),
+                    "paper, or paths under it such as paper.venue; \"*\" "
+                    "alone for all; in JSON lowerCamelCase, e.g. sharedTerms"),
       "read_mask"));
   const bool full_mask = IsFullMask(request.read_mask());
   absl::ReaderMutexLock lock(&mu_);

@@ -358,7 +358,9 @@ absl::StatusOr<QueryNode> Parser::ParseField(std::string name, size_t colon) {
   // "venue:ICLR 2024" (as a paper list's header writes it) is the venue
   // and the year: venues are stored without years.
   if (name == index::kVenueField) {
-    const std::string trimmed(absl::StripAsciiWhitespace(value));
+    // Digits of any script: venue:"ICLR ２０２４" is ICLR's 2024 list.
+    const std::string trimmed(
+        absl::StripAsciiWhitespace(text::AsciiDigits(value)));
     if (trimmed.size() > 4 && absl::ascii_isdigit(trimmed.back())) {
       const absl::string_view year =
           absl::string_view(trimmed).substr(trimmed.size() - 4);

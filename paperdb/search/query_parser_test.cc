@@ -190,7 +190,9 @@ TEST(QueryParserTest, FieldFilters) {
 
 TEST(QueryParserTest, AVenueWithAYearIsTheVenueAndTheYear) {
   for (const char* text :
-       {"venue:\"ICLR 2024\"", "venue:iclr2024", "venue:ICLR-2024"}) {
+       {"venue:\"ICLR 2024\"", "venue:iclr2024", "venue:ICLR-2024",
+        "venue:\"ICLR \uFF12\uFF10\uFF12\uFF14\"",
+        "venue:ICLR\u0662\u0660\u0662\u0664"}) {
     absl::StatusOr<Query> query = ParseQuery(text);
     ASSERT_THAT(query, IsOk()) << text;
     ASSERT_EQ(Top(query).size(), 2u) << text;

@@ -63,15 +63,26 @@ bool IsFiller(absl::string_view folded) {
       "achieves", "achieving", "demonstrate", "demonstrates", "introduce",
       "introduces", "particular", "particularly", "specific", "specifically",
       "certain", "given", "significant", "significantly", "substantially",
-      "important", "way", "ways"};
+      "important", "way", "ways",
+      // Han and Kana are terms a character each: the function characters
+      // of Chinese academic prose ("本文提出一种基于...的方法": this paper
+      // proposes a method based on ...) and the hiragana of Japanese
+      // grammar (particles, endings), which say nothing of a subject.
+      "的", "了", "是", "在", "和", "与", "及", "或", "于", "以", "为", "对",
+      "等", "种", "本", "文", "此", "其", "这", "该", "并", "也", "都", "而",
+      "被", "将", "把", "从", "由", "个", "之", "不", "有", "可", "能", "用",
+      "提", "出", "我", "们", "使", "通", "过", "进", "行", "基", "方", "法",
+      "一", "中", "到", "就", "要", "会", "所", "如", "因", "但", "则", "已",
+      "更", "最", "很", "还", "又", "の", "に", "を", "は", "が", "で", "と",
+      "も", "へ", "や", "か", "た", "て", "し", "す", "る", "な", "い", "れ",
+      "ら", "こ", "そ", "ま", "ど", "う", "お", "ん", "っ", "だ", "く"};
   return kWords->contains(folded);
 }
 
 // True if `term` has at least 3 code points and a letter, is one Han or
-// Kana character, or `surface`,
-// the word as written, is an acronym of 2: capitals and digits, one
-// capital at least ("RL", "QA", "3D"), which names a field's subject as
-// much as a longer word.
+// Kana character, or `surface`, the word as written, is an acronym of 2
+// capitals ("RL", "QA"), which names a field's subject as much as a longer
+// word.
 bool Informative(absl::string_view term, absl::string_view surface) {
   const auto* s = reinterpret_cast<const uint8_t*>(term.data());
   int32_t i = 0;
@@ -90,12 +101,8 @@ bool Informative(absl::string_view term, absl::string_view surface) {
   // Han and Kana are indexed a character a term (text/utf8.h): each is a
   // word's worth.
   if (count == 1 && unspaced) return true;
-  if (count != 2 || surface.size() != 2) return false;
-  const bool capitals =
-      absl::ascii_isupper(surface[0]) || absl::ascii_isupper(surface[1]);
-  return capitals && std::all_of(surface.begin(), surface.end(), [](char c) {
-           return absl::ascii_isupper(c) || absl::ascii_isdigit(c);
-         });
+  return count == 2 && surface.size() == 2 && absl::ascii_isupper(surface[0]) &&
+         absl::ascii_isupper(surface[1]);
 }
 
 }  // namespace

@@ -113,6 +113,19 @@ bool IsInvisible(UChar32 c) {
          u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT);
 }
 
+// True if a variation selector after `c` picks one of its glyphs: an
+// emoji (but ASCII digits, '#' and '*', emoji only in keycap sequences),
+// an ideograph or a Mongolian letter.
+bool TakesVariationSelector(UChar32 c) {
+  if (c < 0x80) return false;
+  if (u_hasBinaryProperty(c, UCHAR_EMOJI) ||
+      u_hasBinaryProperty(c, UCHAR_IDEOGRAPHIC)) {
+    return true;
+  }
+  UErrorCode error = U_ZERO_ERROR;
+  return uscript_getScript(c, &error) == USCRIPT_MONGOLIAN && U_SUCCESS(error);
+}
+
 }  // namespace
 
 std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
@@ -123,11 +136,11 @@ std::optional<CodePointAt> FindControlCharacter(absl::string_view name) {
     const int32_t at = i;
     UChar32 c;
     U8_NEXT(s, i, length, c);
-    // A variation selector picks a glyph of the character before it; after
-    // nothing, ASCII or another selector it changes no glyph, only bytes.
+    // A variation selector picks a glyph of an emoji or ideograph before it
+    // (a Mongolian one, of a Mongolian letter); after anything else it
+    // changes no glyph, only bytes.
     const bool idle_selector =
-        IsVariationSelector(c) &&
-        (previous < 0x80 || IsVariationSelector(previous));
+        IsVariationSelector(c) && !TakesVariationSelector(previous);
     if (IsControl(c) || IsBidiFormatting(c) || IsInvisible(c) ||
         idle_selector) {
       return CodePointAt{static_cast<size_t>(at), static_cast<uint32_t>(c)};

@@ -59,9 +59,9 @@ ByteSpan LongestWord(absl::string_view text);
 // invisible one (Unicode's Default_Ignorable_Code_Point: U+00AD, U+200B,
 // U+2060..U+2064, U+FEFF, tags, Hangul fillers, ...), which makes two
 // labels that look alike differ. Zero-width (non-)joiners stay: words of
-// several scripts need them; so does a variation selector after a
-// non-ASCII character (an emoji's or ideograph's glyph), but not one after
-// ASCII, at the start or after another selector. REQUIRES: valid UTF-8.
+// several scripts need them; so does a variation selector after an emoji,
+// an ideograph or a Mongolian letter (it picks their glyph), but not one
+// after anything else. REQUIRES: valid UTF-8.
 bool ContainsControlCharacter(absl::string_view name);
 
 // The first such character of `name`: its byte offset and code point, or

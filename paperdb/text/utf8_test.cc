@@ -104,6 +104,8 @@ TEST(ContainsControlCharacterTest, EveryDefaultIgnorableCharacterButSelectors) {
   EXPECT_TRUE(ContainsControlCharacter("ICLR\uFE0F"));  // After ASCII.
   EXPECT_TRUE(ContainsControlCharacter("\uFE0F"));
   EXPECT_TRUE(ContainsControlCharacter("\u2764\uFE0F\uFE0E"));
+  EXPECT_TRUE(ContainsControlCharacter("ICLR\u200D\uFE0F"));  // After ZWJ.
+  EXPECT_TRUE(ContainsControlCharacter("Caf\u00E9\uFE0F"));   // After a letter.
   EXPECT_FALSE(ContainsControlCharacter("\u2764\uFE0F ICLR"));  // Emoji.
   EXPECT_FALSE(ContainsControlCharacter("\u845B\U000E0100"));   // Ideograph.
   EXPECT_EQ(HiddenCharacterKind(0x061C),

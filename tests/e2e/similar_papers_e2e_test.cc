@@ -142,6 +142,15 @@ TEST_F(SimilarPapersE2eTest, ChineseTextFindsChinesePapers) {
                                   "\u795e\u7ecf\u7f51\u7edc"));
     EXPECT_EQ(similar.shared_terms_size(), 4);
   }
+  // The function characters of "本文提出一种" ("this paper proposes a") are
+  // no terms: a paper sharing only them is not alike.
+  request.set_text(
+      "\u672c\u6587\u63d0\u51fa\u4e00\u79cd\u6570\u636e\u5e93\u3002");
+  const v1::SimilarPapersResponse database = Similar(request);
+  EXPECT_EQ(database.query_terms_size(), 3);  // 数, 据, 库.
+  ASSERT_EQ(database.results_size(), 1);
+  EXPECT_TRUE(absl::StrContains(database.results(0).paper().abstract(),
+                                "\u6570\u636e\u5e93"));
 }
 
 TEST_F(SimilarPapersE2eTest, ReadMaskTrimsEachResult) {
