@@ -153,7 +153,8 @@ bool IsWordChar(UChar32 c) {
 
 // tokenizer.h: inside a run, these join `left` and `right` into one token:
 // an apostrophe between two letters, '.' or ',' between two digits, and an
-// invisible soft hyphen or zero-width (non-)joiner inside a word.
+// invisible soft hyphen, zero-width space, (non-)joiner, word joiner or
+// zero-width no-break space inside a word.
 bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
   // A Han or Kana character is a token of its own.
   if (paperdb::text::IsUnspacedScript(left) ||
@@ -168,8 +169,11 @@ bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
     case ',':
       return u_isdigit(left) && u_isdigit(right);
     case 0x00AD:
+    case 0x200B:
     case 0x200C:
     case 0x200D:
+    case 0x2060:
+    case 0xFEFF:
       return IsWordChar(left) && IsWordChar(right);
     default:
       return false;
