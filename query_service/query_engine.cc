@@ -426,8 +426,7 @@ absl::Status QueryEngine::SearchPapers(
       static_cast<int64_t>(hits.any_terms ? 0 : hits.full_total));
   std::vector<std::string> facet_fields;
   for (const std::string& asked : request.facet_fields()) {
-    // As search::CountFacet() reads it: hasCode is has_code.
-    const std::string field = asked == "hasCode" ? "has_code" : asked;
+    const std::string field(search::FacetFieldName(asked));
     if (std::find(facet_fields.begin(), facet_fields.end(), field) ==
         facet_fields.end()) {
       facet_fields.push_back(field);

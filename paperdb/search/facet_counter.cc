@@ -47,9 +47,7 @@ absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
                                        const std::vector<uint32_t>& matches,
                                        size_t limit,
                                        const CancelFn& cancelled) {
-  // has_code is also accepted as JSON spells field names ("hasCode", as a
-  // read_mask must be written) and answered under its proto name.
-  if (field == "hasCode") field = "has_code";
+  field = FacetFieldName(field);
   absl::string_view index_field;
   if (field == "venue") {
     index_field = index::kVenueField;

@@ -32,11 +32,18 @@ struct FacetResult {
 inline constexpr absl::string_view kFacetFields =
     "venue, year, has_code, host, dataset, method";
 
+// The facet field `name` names, as kFacetFields spells it: "hasCode" (as
+// JSON spells field names, and a read_mask must be written) is has_code;
+// any other name is itself.
+inline absl::string_view FacetFieldName(absl::string_view name) {
+  return name == "hasCode" ? "has_code" : name;
+}
+
 // Counts `field`'s values over `matches` (sorted doc ids), keeping the
 // `limit` most frequent. Values with the same folded key count together
-// under their most frequent spelling. "hasCode" names has_code. The
-// result names the field as kFacetFields does. INVALID_ARGUMENT for a field
-// not in kFacetFields; CANCELLED via `cancelled`; store errors.
+// under their most frequent spelling. `field` is read by FacetFieldName(),
+// and the result names the field as kFacetFields does. INVALID_ARGUMENT for a
+// field not in kFacetFields; CANCELLED via `cancelled`; store errors.
 absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
                                        absl::string_view field,
                                        const std::vector<uint32_t>& matches,
