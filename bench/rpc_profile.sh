@@ -69,6 +69,8 @@ per_call() {  # per_call NAME PATTERN
   local one many
   one=$(cost "$WORK/$1.1.out" "$2")
   many=$(cost "$WORK/$1.$((N + 1)).out" "$2")
+  [[ "$one" =~ ^[0-9]+$ ]] || one=0  # Not called: no line for it.
+  [[ "$many" =~ ^[0-9]+$ ]] || many=0
   echo $(((${many:-0} - ${one:-0}) / N))
 }
 

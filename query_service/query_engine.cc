@@ -105,10 +105,11 @@ void QueryEngine::StartCatchUpLoop(
 }
 
 absl::StatusOr<v1::Paper> QueryEngine::GetPaperLocked(
-    absl::string_view name) const {
+    absl::string_view name, const storage::RecordFields& fields) const {
   PAPERDB_ASSIGN_OR_RETURN(const std::string id, PaperIdFromName(name));
   PAPERDB_ASSIGN_OR_RETURN(const uint32_t doc, table_.FindDocId(id));
-  PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record, table_.Get(doc));
+  PAPERDB_ASSIGN_OR_RETURN(storage::v1::PaperRecord record,
+                           table_.Get(doc, fields));
   return std::move(*record.mutable_paper());
 }
 
@@ -139,10 +140,11 @@ absl::Status QueryEngine::BatchGetPapers(
   }
   PAPERDB_RETURN_IF_ERROR(CheckPaperMask(request.read_mask()));
   const PaperTrimmer trimmer(request.read_mask());
+  const storage::RecordFields fields = PaperRecordFields(request.read_mask());
   absl::ReaderMutexLock lock(&mu_);
   ReplyBudget budget(0);
   for (int i = 0; i < request.names_size(); ++i) {
-    absl::StatusOr<v1::Paper> paper = GetPaperLocked(request.names(i));
+    absl::StatusOr<v1::Paper> paper = GetPaperLocked(request.names(i), fields);
     if (!paper.ok()) {
       absl::Status status(
           paper.status().code(),
@@ -195,7 +197,8 @@ absl::Status QueryEngine::ListPapers(const v1::ListPapersRequest& request,
   if (start > UINT32_MAX) return absl::OkStatus();
   PAPERDB_ASSIGN_OR_RETURN(auto records,
                            table_.List(static_cast<uint32_t>(start),
-                                       static_cast<size_t>(page_size) + 1));
+                                       static_cast<size_t>(page_size) + 1,
+                                       PaperRecordFields(request.read_mask())));
   ReplyBudget budget(response->ByteSizeLong() + 64);  // 64: the token.
   for (size_t i = 0; i < records.size(); ++i) {
     trimmer.Trim(records[i].second.mutable_paper());
@@ -466,8 +469,14 @@ absl::Status QueryEngine::SearchPapers(
   bool cut = false;  // The page ends early: the next result did not fit.
   std::vector<uint32_t> page_docs;
   for (const search::ScoredDoc& d : hits.top) page_docs.push_back(d.doc);
+  storage::RecordFields fields = mask.record;
+  if (!name_filters.empty() && (mask.highlights || mask.snippet)) {
+    // The mentions a method: or dataset: filter matched are highlighted.
+    fields.paper_fields.push_back(v1::Paper::kMethodsFieldNumber);
+    fields.paper_fields.push_back(v1::Paper::kDatasetsFieldNumber);
+  }
   PAPERDB_ASSIGN_OR_RETURN(std::vector<storage::v1::PaperRecord> records,
-                           table_.GetMany(page_docs));
+                           table_.GetMany(page_docs, fields));
   for (size_t i = 0; i < hits.top.size(); ++i) {
     if (cancelled && cancelled()) {
       return absl::CancelledError("search cancelled while building results");
@@ -488,7 +497,9 @@ absl::Status QueryEngine::SearchPapers(
                       std::move(highlights), units, name_filters,
                       snippet_length, mask, result);
     result->set_partial_match(partial);
-    if (request.explain() || !concepts.concept_ids.empty()) {
+    const bool explained = request.explain() && mask.explanation;
+    const bool sourced = !concepts.concept_ids.empty() && mask.match_source;
+    if (explained || sourced) {
       PAPERDB_ASSIGN_OR_RETURN(
           const std::vector<search::TermContribution> terms,
           searcher.Explain(query,
@@ -496,10 +507,8 @@ absl::Status QueryEngine::SearchPapers(
                            : partial      ? MatchedAs::kSomeTerms
                                           : MatchedAs::kAllTerms,
                            hits.top[i].doc, &hits.pin));
-      if (!concepts.concept_ids.empty()) {
-        result->set_match_source(MatchSourceOf(terms));
-      }
-      if (request.explain()) AddExplanation(terms, result);
+      if (sourced) result->set_match_source(MatchSourceOf(terms));
+      if (explained) AddExplanation(terms, result);
     }
     trimmer.Trim(result);
     if (!budget.Take(ElementBytes(*result))) {

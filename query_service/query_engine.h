@@ -89,7 +89,9 @@ class QueryEngine {
 
  private:
   explicit QueryEngine(std::unique_ptr<storage::Store> store);
-  absl::StatusOr<v1::Paper> GetPaperLocked(absl::string_view name) const
+  // The paper `name`, only `fields` of its record read.
+  absl::StatusOr<v1::Paper> GetPaperLocked(
+      absl::string_view name, const storage::RecordFields& fields = {}) const
       ABSL_SHARED_LOCKS_REQUIRED(mu_);
 
   // Reads the corpus statistics into stats_ after the store changed.

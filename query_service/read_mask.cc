@@ -67,6 +67,21 @@ absl::Status CheckPaperMask(const google::protobuf::FieldMask& mask) {
       "read_mask");
 }
 
+storage::RecordFields PaperRecordFields(
+    const google::protobuf::FieldMask& mask) {
+  storage::RecordFields fields;
+  if (IsFullMask(mask)) return fields;
+  fields.all = false;
+  for (const std::string& path : mask.paths()) {
+    const std::string name = path.substr(0, path.find('.'));
+    const google::protobuf::FieldDescriptor* field =
+        v1::Paper::descriptor()->FindFieldByName(name);
+    if (field == nullptr) return storage::RecordFields{};
+    fields.paper_fields.push_back(field->number());
+  }
+  return fields;
+}
+
 PaperTrimmer::PaperTrimmer(const google::protobuf::FieldMask& mask)
     : mask_(mask), all_(IsFullMask(mask)) {
   if (all_) return;

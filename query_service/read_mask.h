@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/field_mask.pb.h"
+#include "paperdb/storage/record_fields.h"
 #include "paperdb/v1/paper.pb.h"
 
 namespace paperdb::query {
@@ -48,6 +49,12 @@ class PaperTrimmer {
   bool deep_ = false;  // A path under a field: FieldMaskUtil::TrimMessage().
   std::vector<const google::protobuf::FieldDescriptor*> clear_;
 };
+
+// The parts of a stored record a read_mask of Paper fields reads: the
+// fields it names (a path under a field reads that field whole); all of it
+// for a full mask. REQUIRES: CheckReadMask(Paper, mask) is OK.
+storage::RecordFields PaperRecordFields(
+    const google::protobuf::FieldMask& mask);
 
 // CheckReadMask() of a request's read_mask on Paper, with the hint for
 // Paper's paths. Errors carry field "read_mask".

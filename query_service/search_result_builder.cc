@@ -64,13 +64,36 @@ absl::StatusOr<ResultMask> ParseResultMask(
       "partialMatch"));
   ResultMask out;
   if (IsFullMask(mask)) return out;
-  out = {false, false, false};
+  out = {.all = false,
+         .highlights = false,
+         .snippet = false,
+         .match_source = false,
+         .explanation = false,
+         .record = {.all = false, .paper_fields = {}, .token_spans = false}};
+  storage::RecordFields& record = out.record;
   for (const std::string& path : mask.paths()) {
     auto under = [&](absl::string_view field) {
       return path == field || absl::StartsWith(path, absl::StrCat(field, "."));
     };
     out.highlights |= under("highlights");
     out.snippet |= under("snippet");
+    out.match_source |= under("match_source");
+    out.explanation |= under("explanation");
+    if (path == "paper") record.all = true;
+    if (absl::StartsWith(path, "paper.")) {
+      const std::vector<absl::string_view> parts = absl::StrSplit(path, '.');
+      const google::protobuf::FieldDescriptor* field =
+          v1::Paper::descriptor()->FindFieldByName(std::string(parts[1]));
+      if (field == nullptr) {
+        record.all = true;  // CheckReadMask() refuses such a path.
+      } else {
+        record.paper_fields.push_back(field->number());
+      }
+    }
+  }
+  if (out.highlights || out.snippet) {
+    record.paper_fields.push_back(v1::Paper::kAbstractFieldNumber);
+    record.token_spans = true;
   }
   return out;
 }

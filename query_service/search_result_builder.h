@@ -13,6 +13,7 @@
 #include "google/protobuf/field_mask.pb.h"
 #include "paperdb/search/highlighter.h"
 #include "paperdb/search/query.h"
+#include "paperdb/storage/record_fields.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/storage/v1/records.pb.h"
 #include "paperdb/v1/paper.pb.h"
@@ -31,9 +32,15 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node);
 
 // What a read_mask (AIP-157) asks of each SearchResult.
 struct ResultMask {
-  bool all = true;         // No mask: every field.
-  bool highlights = true;  // "highlights" or a path under it is asked for.
-  bool snippet = true;     // "snippet" or a path under it is asked for.
+  bool all = true;           // No mask: every field.
+  bool highlights = true;    // "highlights" or a path under it is asked for.
+  bool snippet = true;       // "snippet" or a path under it is asked for.
+  bool match_source = true;  // "match_source" is asked for.
+  bool explanation = true;   // "explanation" or a path under it.
+  // The parts of each stored record the fields asked for are read from:
+  // the Paper fields named, and the abstract and its token spans for
+  // highlights or a snippet.
+  storage::RecordFields record;
 };
 
 // Reads a SearchPapersRequest.read_mask: paths of SearchResult fields

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/storage/keys.h"
+#include "paperdb/storage/record_fields.h"
 
 namespace paperdb::storage {
 
@@ -20,12 +21,13 @@ absl::StatusOr<uint32_t> PaperTable::FindDocId(
   return DocIdFromPaperKey(*key);
 }
 
-absl::StatusOr<v1::PaperRecord> PaperTable::Get(uint32_t doc_id) const {
+absl::StatusOr<v1::PaperRecord> PaperTable::Get(
+    uint32_t doc_id, const RecordFields& fields) const {
   absl::StatusOr<std::string> value =
       store_->Get(Column::kPapers, PaperKey(doc_id));
   if (!value.ok()) return value.status();
   v1::PaperRecord record;
-  if (!record.ParseFromString(*value)) {
+  if (!ParseRecordFields(*value, fields, &record).ok()) {
     return absl::DataLossError(
         absl::StrCat("paper record ", doc_id, " does not parse"));
   }
@@ -33,15 +35,14 @@ absl::StatusOr<v1::PaperRecord> PaperTable::Get(uint32_t doc_id) const {
 }
 
 absl::StatusOr<std::vector<v1::PaperRecord>> PaperTable::GetMany(
-    const std::vector<uint32_t>& doc_ids) const {
+    const std::vector<uint32_t>& doc_ids, const RecordFields& fields) const {
   std::vector<std::string> keys;
   keys.reserve(doc_ids.size());
   for (const uint32_t doc_id : doc_ids) keys.push_back(PaperKey(doc_id));
   std::vector<v1::PaperRecord> records(doc_ids.size());
   PAPERDB_RETURN_IF_ERROR(store_->MultiGet(
       Column::kPapers, keys, [&](size_t i, absl::string_view value) {
-        if (!records[i].ParseFromArray(value.data(),
-                                       static_cast<int>(value.size()))) {
+        if (!ParseRecordFields(value, fields, &records[i]).ok()) {
           return absl::DataLossError(
               absl::StrCat("paper record ", doc_ids[i], " does not parse"));
         }
@@ -51,7 +52,8 @@ absl::StatusOr<std::vector<v1::PaperRecord>> PaperTable::GetMany(
 }
 
 absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>>
-PaperTable::List(uint32_t start_doc, size_t limit) const {
+PaperTable::List(uint32_t start_doc, size_t limit,
+                 const RecordFields& fields) const {
   std::vector<std::pair<uint32_t, v1::PaperRecord>> out;
   std::unique_ptr<StoreIterator> it = store_->NewIterator(Column::kPapers);
   for (it->Seek(PaperKey(start_doc)); it->Valid() && out.size() < limit;
@@ -59,8 +61,7 @@ PaperTable::List(uint32_t start_doc, size_t limit) const {
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t doc_id,
                              DocIdFromPaperKey(it->key()));
     v1::PaperRecord record;
-    if (!record.ParseFromArray(it->value().data(),
-                               static_cast<int>(it->value().size()))) {
+    if (!ParseRecordFields(it->value(), fields, &record).ok()) {
       return absl::DataLossError(
           absl::StrCat("paper record ", doc_id, " does not parse"));
     }

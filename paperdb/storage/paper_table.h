@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "paperdb/storage/record_fields.h"
 #include "paperdb/storage/store.h"
 #include "paperdb/storage/v1/records.pb.h"
 
@@ -27,18 +28,22 @@ class PaperTable {
   // such paper is stored.
   absl::StatusOr<uint32_t> FindDocId(absl::string_view paper_id) const;
 
-  // The record of `doc_id`. NOT_FOUND if absent; DATA_LOSS if it does not
-  // parse.
-  absl::StatusOr<v1::PaperRecord> Get(uint32_t doc_id) const;
+  // The record of `doc_id`, only `fields` of it parsed (ParseRecordFields()).
+  // NOT_FOUND if absent; DATA_LOSS if it does not parse.
+  absl::StatusOr<v1::PaperRecord> Get(uint32_t doc_id,
+                                      const RecordFields& fields = {}) const;
 
   // The records of `doc_ids`, in order, read in one batch (a page of
-  // results). Errors as Get(), for the first doc id that fails.
+  // results), only `fields` of each parsed. Errors as Get(), for the first
+  // doc id that fails.
   absl::StatusOr<std::vector<v1::PaperRecord>> GetMany(
-      const std::vector<uint32_t>& doc_ids) const;
+      const std::vector<uint32_t>& doc_ids,
+      const RecordFields& fields = {}) const;
 
-  // Up to `limit` records with doc id >= `start_doc`, in doc id order.
+  // Up to `limit` records with doc id >= `start_doc`, in doc id order, only
+  // `fields` of each parsed.
   absl::StatusOr<std::vector<std::pair<uint32_t, v1::PaperRecord>>> List(
-      uint32_t start_doc, size_t limit) const;
+      uint32_t start_doc, size_t limit, const RecordFields& fields = {}) const;
 
   // The record of source file `file_name`. NOT_FOUND if no such file is
   // stored; DATA_LOSS if it does not parse.
