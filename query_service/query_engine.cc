@@ -125,9 +125,10 @@ uint64_t QueryEngine::StoreBytes() const {
   return store_->DataBytes();
 }
 
-absl::StatusOr<v1::Paper> QueryEngine::GetPaper(absl::string_view name) const {
+absl::StatusOr<v1::Paper> QueryEngine::GetPaper(
+    absl::string_view name, const storage::RecordFields& fields) const {
   absl::ReaderMutexLock lock(&mu_);
-  return GetPaperLocked(name);
+  return GetPaperLocked(name, fields);
 }
 
 absl::Status QueryEngine::BatchGetPapers(

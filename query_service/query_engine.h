@@ -59,8 +59,11 @@ class QueryEngine {
   // Bytes of the store's data: SST files and memtables (Store::DataBytes()).
   uint64_t StoreBytes() const ABSL_LOCKS_EXCLUDED(mu_);
 
-  // AIP-131. INVALID_ARGUMENT for an empty or malformed name; NOT_FOUND.
-  absl::StatusOr<v1::Paper> GetPaper(absl::string_view name) const
+  // AIP-131, only `fields` of the stored record read (PaperRecordFields()
+  // of a read_mask). INVALID_ARGUMENT for an empty or malformed name;
+  // NOT_FOUND.
+  absl::StatusOr<v1::Paper> GetPaper(
+      absl::string_view name, const storage::RecordFields& fields = {}) const
       ABSL_LOCKS_EXCLUDED(mu_);
 
   // AIP-231: all or nothing, in request order.

@@ -75,7 +75,8 @@ grpc::Status QueryServiceImpl::GetPaper(grpc::ServerContext* context,
   if (absl::Status mask = CheckPaperMask(request->read_mask()); !mask.ok()) {
     return ToGrpcStatus(mask);
   }
-  absl::StatusOr<v1::Paper> paper = (*engine)->GetPaper(request->name());
+  absl::StatusOr<v1::Paper> paper = (*engine)->GetPaper(
+      request->name(), PaperRecordFields(request->read_mask()));
   if (!paper.ok()) return ToGrpcStatus(paper.status());
   *response = *std::move(paper);
   PaperTrimmer(request->read_mask()).Trim(response);
