@@ -372,6 +372,35 @@ TEST_F(IngesterTest, EditOfCaseOrSpacingOnlyReplacesTheStoredText) {
   EXPECT_THAT(Problems(), IsEmpty());
 }
 
+TEST_F(IngesterTest, AnotherFilesSpellingOfAStoredPaperIsASecondSource) {
+  // The same words in capitals in another file: one paper (its id hashes
+  // the case-folded text), unchanged, and its text stays the first file's.
+  Ingester ingester(writer_.get(), store_.get());
+  ASSERT_THAT(ingester.IngestContent(
+                  "ok.txt", "ICLR 2024 paper list\n\nGraphs for molecules.\n"),
+              IsOk());
+  absl::StatusOr<v1::IngestFileResponse> upper = ingester.IngestContent(
+      "upper.txt", "ICLR 2024 paper list\n\nGRAPHS FOR  MOLECULES.\n");
+
+  ASSERT_THAT(upper, IsOk());
+  EXPECT_EQ(upper->unchanged(), 1);
+  EXPECT_EQ(upper->updated(), 0);
+  EXPECT_EQ(upper->paragraphs_size(), 0);  // Lists changed ones only.
+  storage::PaperTable table(store_.get());
+  auto record = table.Get(0);
+  ASSERT_THAT(record, IsOk());
+  EXPECT_EQ(record->paper().abstract(), "Graphs for molecules.");
+  ASSERT_EQ(record->paper().sources_size(), 2);
+  EXPECT_EQ(record->paper().sources(1).file_name(), "upper.txt");
+  EXPECT_EQ(writer_->stats().doc_count(), 1u);
+
+  ASSERT_THAT(writer_->DeleteSource("upper.txt"), IsOk());
+  record = table.Get(0);
+  ASSERT_THAT(record, IsOk());
+  EXPECT_EQ(record->paper().abstract(), "Graphs for molecules.");
+  EXPECT_THAT(Problems(), IsEmpty());
+}
+
 TEST_F(IngesterTest, SameAbstractInTwoFilesIsOnePaperUntilBothAreDeleted) {
   Ingester ingester(writer_.get(), store_.get());
   const std::string shared = "ICLR 2024 paper list\n\nShared abstract.\n";

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -140,8 +141,15 @@ absl::StatusOr<FileResult> ApplyFile(ChangeSet& change, FileUpdate& file) {
     const v1::Source& source = analyzed.paper.sources(0);
     PAPERDB_ASSIGN_OR_RETURN(PaperState * paper,
                              change.FindPaper(analyzed.paper.id()));
-    if (paper != nullptr &&
-        paper->record.paper().abstract() != analyzed.paper.abstract()) {
+    // Whether this file held the paper before: only then is other text an
+    // edit. Another file's spelling of a stored paper is a second source of
+    // it, and the stored text stays that of the files that hold it.
+    const bool held = paper != nullptr &&
+                      absl::c_any_of(paper->record.paper().sources(),
+                                     [&](const v1::Source& s) {
+                                       return s.file_name() == file.file_name;
+                                     });
+    if (held && paper->record.paper().abstract() != analyzed.paper.abstract()) {
       // Same id, other text: an edit of case or spacing only (the id hashes
       // the case-folded, space-collapsed text). The file's text wins: the
       // paper is replaced, keeping its other sources and first ingest time.
