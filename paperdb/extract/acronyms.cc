@@ -76,7 +76,18 @@ size_t TrimmedEnd(absl::string_view s) {
 // plural 's' ("MLPs" for "Multi-Layer Perceptron").
 size_t LongFormStart(absl::string_view short_form,
                      absl::string_view candidate) {
-  size_t start = internal::BestLongFormStart(short_form, candidate);
+  // A short form mixing cases ("ToT", "MoE") marks its words' initials with
+  // its capitals: those must start words if any reading lets them.
+  size_t start = absl::string_view::npos;
+  if (std::any_of(short_form.begin(), short_form.end(), [](char c) {
+        return absl::ascii_islower(static_cast<unsigned char>(c));
+      })) {
+    start = internal::BestLongFormStart(short_form, candidate,
+                                        /*capitals_start_words=*/true);
+  }
+  if (start == absl::string_view::npos) {
+    start = internal::BestLongFormStart(short_form, candidate);
+  }
   if (start == absl::string_view::npos && short_form.size() >= 3 &&
       short_form.back() == 's' && IsUpper(short_form[short_form.size() - 2])) {
     start = internal::BestLongFormStart(
@@ -158,16 +169,19 @@ bool ShortFormFirst(absl::string_view plain, size_t open, size_t close,
 namespace internal {
 
 size_t BestLongFormStart(absl::string_view short_form,
-                         absl::string_view candidate) {
+                         absl::string_view candidate,
+                         bool capitals_start_words) {
   ptrdiff_t s = static_cast<ptrdiff_t>(short_form.size()) - 1;
   ptrdiff_t l = static_cast<ptrdiff_t>(candidate.size()) - 1;
   for (; s >= 0; --s) {
     const char c =
         absl::ascii_tolower(static_cast<unsigned char>(short_form[s]));
     if (!IsAlnum(c)) continue;
+    const bool word_start =
+        s == 0 || (capitals_start_words && IsUpper(short_form[s]));
     while ((l >= 0 && absl::ascii_tolower(
                           static_cast<unsigned char>(candidate[l])) != c) ||
-           (s == 0 && l > 0 && IsAlnum(candidate[l - 1]))) {
+           (word_start && l > 0 && IsAlnum(candidate[l - 1]))) {
       --l;
     }
     if (l < 0) return absl::string_view::npos;

@@ -45,9 +45,13 @@ namespace internal {
 // Schwartz & Hearst's findBestLongForm: the offset in `candidate` where the
 // long form for `short_form` starts, or npos. Every letter and digit of
 // `short_form` must match a character of `candidate`, right to left, case
-// insensitively, and its first one must match at the start of a word.
+// insensitively, and its first one must match at the start of a word. With
+// `capitals_start_words`, each capital of a short form that mixes cases
+// must also match at the start of a word or hyphen part ("ToT" is "Tree of
+// Thoughts", not the letters T, o, t of "Thoughts").
 size_t BestLongFormStart(absl::string_view short_form,
-                         absl::string_view candidate);
+                         absl::string_view candidate,
+                         bool capitals_start_words = false);
 
 }  // namespace internal
 }  // namespace paperdb::extract

@@ -101,6 +101,21 @@ TEST(FindAcronymsTest, AnAcronymDefinedTwiceIsReportedOnce) {
   EXPECT_EQ(found[0].acronym_span.begin, 24u);
 }
 
+TEST(FindAcronymsTest, CapitalsOfAMixedCaseShortFormStartWords) {
+  // Schwartz & Hearst alone take the shortest fit: T, o, t inside
+  // "Thoughts". The capitals of "ToT" name words.
+  EXPECT_THAT(Pairs("Tree of Thoughts (ToT) generalizes chain-of-thought"),
+              ::testing::ElementsAre("ToT=Tree of Thoughts"));
+  EXPECT_THAT(Pairs("a sparse Mixture of Experts (MoE) layer"),
+              ::testing::ElementsAre("MoE=Mixture of Experts"));
+  EXPECT_THAT(Pairs("with Low-Rank Adaptation (LoRA) of weights"),
+              ::testing::ElementsAre("LoRA=Low-Rank Adaptation"));
+  // No reading starts a word at each capital: the letters are matched as
+  // Schwartz & Hearst match them.
+  EXPECT_THAT(Pairs("a bidirectional LSTM (BiLSTM) encoder"),
+              ::testing::ElementsAre("BiLSTM=bidirectional LSTM"));
+}
+
 TEST(BestLongFormStartTest, FirstCharacterMustStartAWord) {
   EXPECT_EQ(internal::BestLongFormStart("RL", "offline reinforcement learning"),
             8u);
