@@ -308,6 +308,12 @@ class Expander {
     if (IsCancelRequested(cancelled_)) return SearchCancelledError();
     PAPERDB_ASSIGN_OR_RETURN(const uint32_t df, Df(node->terms[0]));
     dfs_[node->terms[0]] = df;
+    // An excluded word excludes the word and its inflections, as a quoted
+    // one matches them: "-transformer" keeps papers writing only
+    // "transformations".
+    if (!node->surface.empty() && (node->excluded || in_exclusion_)) {
+      node->surface_only = true;
+    }
     if (df > 0 && !node->surface.empty() &&
         (word_alone_ || node->surface_only)) {
       PAPERDB_ASSIGN_OR_RETURN(WordFormResolution forms,

@@ -121,6 +121,23 @@ TEST_F(WordFormsE2eTest, AStemThatIsTheOnlyWordMatchedIsNamed) {
               ElementsAre("experiments", "experiment"));
 }
 
+TEST_F(WordFormsE2eTest, AnExcludedWordExcludesItsInflectionsNotItsStem) {
+  // Of the 16 papers with code, 6 match "transformer"; one of them
+  // (CARE) writes only "transformations". Excluding the word keeps it, as
+  // excluding the quoted word does, and drops the 5 papers writing
+  // "Transformer" or "Transformers".
+  constexpr char kCare[] = "iclr2024-2ef0817bbcf50878";
+  const v1::SearchPapersResponse with = Search("has:code transformer", 30);
+  ASSERT_EQ(with.total_size(), 6);
+  EXPECT_THAT(Ids(with), Contains(kCare));
+  const v1::SearchPapersResponse without = Search("has:code -transformer", 30);
+  EXPECT_EQ(Search("has:code", 30).total_size(), 16);
+  EXPECT_EQ(without.total_size(), 11);
+  EXPECT_THAT(Ids(without), Contains(kCare));
+  EXPECT_EQ(Ids(without), Ids(Search("has:code -\"transformer\"", 30)));
+  EXPECT_EQ(Search("has:code -(transformers)", 30).total_size(), 11);
+}
+
 TEST_F(WordFormsE2eTest, InflectionsMatchAtFullWeight) {
   // "networks" and "network" are one word: no rewrite, nothing stem-only,
   // and the same papers in the same order whichever is typed.
