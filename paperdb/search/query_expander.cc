@@ -115,9 +115,11 @@ class Expander {
     // words, which set the context, its stem's other words are mostly the
     // same concept in another part of speech ("predicting" for
     // "prediction") and count in full (docs/relevance.md).
-    if (std::vector<std::string> frame = DropRequestFrame(&query.root);
-        !frame.empty()) {
-      rewrites_.push_back({QueryRewrite::Kind::kDropped, "", 0, frame});
+    for (const std::vector<QueryNode>& run : DropRequestFrame(&query.root)) {
+      std::vector<std::string> words;
+      for (const QueryNode& node : run) words.push_back(node.word);
+      rewrites_.push_back(Rewrite(QueryRewrite::Kind::kDropped, run.front(),
+                                  run.back(), "", std::move(words)));
     }
     word_alone_ = ScoredUnits(query.root) == 1;
     PAPERDB_RETURN_IF_ERROR(JoinAdjacentWords(&query.root));

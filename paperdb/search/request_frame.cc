@@ -38,8 +38,8 @@ bool AsksForPapers(absl::string_view word) {
 
 }  // namespace
 
-std::vector<std::string> DropRequestFrame(QueryNode* root) {
-  std::vector<std::string> dropped;
+std::vector<std::vector<QueryNode>> DropRequestFrame(QueryNode* root) {
+  std::vector<std::vector<QueryNode>> dropped;
   if (root->kind != Kind::kAnd) return dropped;
   std::vector<QueryNode>& children = root->children;
   size_t begin = 0;
@@ -71,7 +71,8 @@ std::vector<std::string> DropRequestFrame(QueryNode* root) {
   std::vector<QueryNode> kept;
   for (size_t i = 0; i < children.size(); ++i) {
     if (i < begin || i >= end) {
-      dropped.push_back(children[i].word);
+      if (dropped.empty() || i == end) dropped.emplace_back();
+      dropped.back().push_back(std::move(children[i]));
     } else {
       kept.push_back(std::move(children[i]));
     }

@@ -23,9 +23,10 @@ namespace paperdb::search {
 // engines", "work stealing"), and a trailing bare word
 // naming publications ("papers", "articles", "literature"); only when a
 // word, phrase or concept the run does not hold is left to search. Returns
-// the removed words as typed, in query order; empty if `root` is not a
-// conjunction or nothing is removed.
-std::vector<std::string> DropRequestFrame(QueryNode* root);
+// the removed words in query order, as runs of adjacent words (the
+// leading run, the trailing word), each run's nodes as they were; empty if
+// `root` is not a conjunction or nothing is removed.
+std::vector<std::vector<QueryNode>> DropRequestFrame(QueryNode* root);
 
 }  // namespace paperdb::search
 

@@ -14,6 +14,7 @@
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::search {
 namespace {
@@ -278,7 +279,8 @@ absl::Status CorrectMisspelledWords(const storage::Store& store,
 // ExpandConcepts() on one conjunction `root`: its runs of words become
 // groups of the words and the concepts they name. Appends to *added the
 // concepts not in it yet.
-absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
+absl::Status ExpandConjunction(const storage::Store& store,
+                               absl::string_view text, QueryNode& root,
                                std::vector<MatchUnit>* units,
                                std::vector<QueryRewrite>* rewrites,
                                std::vector<std::string>* added_ids) {
@@ -382,9 +384,21 @@ absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
     std::vector<QueryNode>& c = root.children;
     const uint32_t position = c[run->begin].position;
     QueryRewrite rewrite{QueryRewrite::Kind::kConcept, "", position, {}};
-    for (uint32_t k = run->begin; k < run->end; ++k) {
-      if (k > run->begin) rewrite.original += ' ';
-      rewrite.original += c[k].word;
+    const QueryNode& first = c[run->begin];
+    const QueryNode& last = c[run->end - 1];
+    if (!text.empty() && first.text_end > 0 &&
+        last.text_end >= first.text_begin) {
+      // The words as typed, with the stopwords and hyphens between them
+      // ("Tree of Thoughts").
+      const size_t begin = text::ByteOffsetOfCodePoint(text, first.text_begin);
+      const size_t end = text::ByteOffsetOfCodePoint(text, last.text_end);
+      rewrite.original = std::string(text.substr(begin, end - begin));
+      rewrite.position = first.text_begin;
+    } else {
+      for (uint32_t k = run->begin; k < run->end; ++k) {
+        if (k > run->begin) rewrite.original += ' ';
+        rewrite.original += c[k].word;
+      }
     }
     // The concept stands for words no paper holds: they are not
     // spelling-corrected into other words (unless they name it through
@@ -433,18 +447,18 @@ absl::Status ExpandConjunction(const storage::Store& store, QueryNode& root,
 // ExpandConjunction() on `node` if it is a conjunction, then on each
 // conjunction or plain word an OR under it holds (a branch of "brain scans
 // OR robotics"), not under an exclusion, in query order.
-absl::Status ExpandNode(const storage::Store& store, QueryNode& node,
-                        std::vector<MatchUnit>* units,
+absl::Status ExpandNode(const storage::Store& store, absl::string_view text,
+                        QueryNode& node, std::vector<MatchUnit>* units,
                         std::vector<QueryRewrite>* rewrites,
                         std::vector<std::string>* added) {
   if (node.excluded) return absl::OkStatus();
   if (node.kind == Kind::kAnd) {
     PAPERDB_RETURN_IF_ERROR(
-        ExpandConjunction(store, node, units, rewrites, added));
+        ExpandConjunction(store, text, node, units, rewrites, added));
     for (QueryNode& child : node.children) {
       if (child.kind == Kind::kOr && !child.dismax) {
         PAPERDB_RETURN_IF_ERROR(
-            ExpandNode(store, child, units, rewrites, added));
+            ExpandNode(store, text, child, units, rewrites, added));
       }
     }
     return absl::OkStatus();
@@ -453,7 +467,7 @@ absl::Status ExpandNode(const storage::Store& store, QueryNode& node,
   for (QueryNode& branch : node.children) {
     if (branch.kind == Kind::kAnd || branch.kind == Kind::kOr) {
       PAPERDB_RETURN_IF_ERROR(
-          ExpandNode(store, branch, units, rewrites, added));
+          ExpandNode(store, text, branch, units, rewrites, added));
       continue;
     }
     // A branch of one word (or one hyphenated word): a conjunction of one.
@@ -462,7 +476,7 @@ absl::Status ExpandNode(const storage::Store& store, QueryNode& node,
     one.position = branch.position;
     one.children.push_back(std::move(branch));
     PAPERDB_RETURN_IF_ERROR(
-        ExpandConjunction(store, one, units, rewrites, added));
+        ExpandConjunction(store, text, one, units, rewrites, added));
     branch = std::move(one.children.front());
   }
   return absl::OkStatus();
@@ -475,7 +489,7 @@ absl::StatusOr<std::vector<std::string>> ExpandConcepts(
     std::vector<QueryRewrite>* rewrites) {
   std::vector<std::string> added;
   PAPERDB_RETURN_IF_ERROR(
-      ExpandNode(store, query->root, units, rewrites, &added));
+      ExpandNode(store, query->text, query->root, units, rewrites, &added));
   return added;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -67,9 +68,23 @@ TEST_F(NaturalLanguageE2eTest, TheRequestFrameIsNotSearchedFor) {
     if (r.kind() == v1::QueryRewrite::KIND_TERMS_DROPPED) {
       named = true;
       EXPECT_THAT(r.replacements(), ElementsAre("papers", "about"));
+      EXPECT_EQ(r.original(), "papers about");
+      EXPECT_EQ(r.position(), 0u);
     }
   }
   EXPECT_TRUE(named);
+  // Each run of dropped words is named as typed, where it stands.
+  std::vector<std::pair<std::string, uint32_t>> runs;
+  const v1::SearchPapersResponse framed =
+      Search("show me work on watermarking papers");
+  for (const v1::QueryRewrite& r : framed.rewrites()) {
+    if (r.kind() == v1::QueryRewrite::KIND_TERMS_DROPPED) {
+      runs.emplace_back(r.original(), r.position());
+    }
+  }
+  EXPECT_THAT(runs,
+              ElementsAre(std::pair<std::string, uint32_t>{"show me work", 0},
+                          std::pair<std::string, uint32_t>{"papers", 29}));
   EXPECT_EQ(Search("federated learning papers").match_mode(),
             Search("federated learning").match_mode());
   // "search" and "work" alone are topics, not a request.

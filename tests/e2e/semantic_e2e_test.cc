@@ -62,6 +62,21 @@ TEST_F(SemanticE2eTest, WordsNamingAConceptFindItsOtherTerms) {
   EXPECT_TRUE(concept_rewrite);
 }
 
+TEST_F(SemanticE2eTest, AConceptRewriteNamesTheWordsAsTyped) {
+  // The run naming the concept holds a stopword: "original" is the text
+  // typed, from where it starts.
+  bool named = false;
+  const v1::SearchPapersResponse response =
+      Search("prompting with a Tree of Thoughts");
+  for (const v1::QueryRewrite& rewrite : response.rewrites()) {
+    if (rewrite.kind() != v1::QueryRewrite::KIND_CONCEPT) continue;
+    if (rewrite.original() != "Tree of Thoughts") continue;
+    named = true;
+    EXPECT_EQ(rewrite.position(), 17u);
+  }
+  EXPECT_TRUE(named);
+}
+
 TEST_F(SemanticE2eTest, ConceptWordsAreNotSpellingCorrected) {
   // "scans" is in no abstract; its concept stands beside it, so it is not
   // corrected to "spans" (which would bring papers on time spans).
