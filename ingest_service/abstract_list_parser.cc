@@ -255,9 +255,25 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   }
   const Line header = *lines.Peek();
   if (!ParseHeader(header.text, &list.venue, &list.year)) {
-    return InputError(file_name, header.number, header.offset,
-                      "no header: expected '<venue> [<year>] 论文列表' or "
-                      "'<venue> [<year>] paper list' as the first line");
+    // The line as read (up to 60 bytes, cut at a character boundary), and
+    // what it lacks.
+    const absl::string_view line = text::StripUnicodeWhitespace(header.text);
+    size_t cut = std::min<size_t>(line.size(), 60);
+    while (cut > 0 && cut < line.size() &&
+           (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
+      --cut;
+    }
+    std::string venue;
+    int year = 0;
+    const bool no_venue =
+        ParseHeader(absl::StrCat("X ", line), &venue, &year) && venue == "X";
+    return InputError(
+        file_name, header.number, header.offset,
+        absl::StrCat("no header: the first line \"", line.substr(0, cut),
+                     cut < line.size() ? "...\"" : "\"",
+                     no_venue ? " names no venue" : "",
+                     "; expected '<venue> [<year>] 论文列表' or '<venue> "
+                     "[<year>] paper list', e.g. \"ICLR 2024 paper list\""));
   }
   // A venue over the limit, or ending in a number of 3 or more digits that
   // is not a year ("ICLR 20245": a typo of the year, not part of a name).

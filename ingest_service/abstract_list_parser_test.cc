@@ -167,6 +167,25 @@ TEST(AbstractListParserTest, MissingHeaderNamesFileLineAndByte) {
               HasSubstr("bad.txt: line 3, byte 2: no header"));
 }
 
+TEST(AbstractListParserTest, MissingHeaderQuotesTheLineAndWhatItLacks) {
+  EXPECT_EQ(
+      ParseAbstractList("a.txt", "ICML2022\n\nKernels.\n").status().message(),
+      "a.txt: line 1, byte 0: no header: the first line \"ICML2022\"; "
+      "expected '<venue> [<year>] 论文列表' or '<venue> [<year>] paper "
+      "list', e.g. \"ICLR 2024 paper list\"");
+  EXPECT_THAT(
+      ParseAbstractList("b.txt", "  paper list\n\nKernels.\n").status(),
+      StatusIs(absl::StatusCode::kInvalidArgument,
+               HasSubstr("no header: the first line \"paper list\" names no "
+                         "venue; expected")));
+  // A long line is quoted up to 60 bytes, cut between characters.
+  const std::string long_line = std::string(58, 'x') + "ééé";
+  EXPECT_THAT(ParseAbstractList("c.txt", long_line + "\n\nKernels.\n")
+                  .status()
+                  .message(),
+              HasSubstr("\"" + std::string(58, 'x') + "é...\"; expected"));
+}
+
 // A paper's name holds its venue: a venue over kMaxVenueBytes would make
 // names the API refuses, so the header is refused, first or later.
 TEST(AbstractListParserTest, OverlongVenueIsRejectedNamingLineAndByte) {
