@@ -93,6 +93,8 @@ check "reflection lists QueryService" 1 "$(grep -cx paperdb.v1.QueryService "$tm
 check "reflection describes 5 methods" 5 "$(grep -c '^  rpc ' "$tmp/describe.txt")"
 "$PY" "$repo/tools/grpc_call.py" "$addr" describe paperdb.v1.MatchingStrategy >"$tmp/enum.txt"
 check "reflection describes an enum's 3 values" 3 "$(grep -c '^  MATCHING_STRATEGY_' "$tmp/enum.txt")"
+"$PY" "$repo/tools/grpc_call.py" "$addr" describe paperdb.v1.SimilarPapersRequest >"$tmp/oneof.txt"
+check "reflection describes a oneof's 2 fields" 2 "$(grep -c '^    string ' "$tmp/oneof.txt")"
 "$PY" "$repo/tools/grpc_call.py" "$addr" call grpc.health.v1.Health/Check \
   -d '{"service": "paperdb.v1.QueryService"}' >"$tmp/health.json"
 check "health" SERVING "$(json "$tmp/health.json" 'd["status"]')"

@@ -110,7 +110,19 @@ def describe(pool, symbol):
         pass
     message = pool.FindMessageTypeByName(symbol)
     lines = [f"{symbol} is a message:", f"message {message.name} {{"]
+    oneof = None  # The oneof whose fields are being listed, as grpcurl shows it.
     for f in message.fields:
+        # A proto3 optional field is a synthetic oneof of one: not shown as one.
+        group = f.containing_oneof
+        if group is not None and len(group.fields) == 1 and group.name.startswith("_"):
+            group = None
+        if group is not oneof:
+            if oneof is not None:
+                lines.append("  }")
+            if group is not None:
+                lines.append(f"  oneof {group.name} {{")
+            oneof = group
+        indent = "    " if oneof is not None else "  "
         label = "repeated " if f.label == f.LABEL_REPEATED else ""
         if f.message_type is not None:
             type_name = "." + f.message_type.full_name
@@ -119,7 +131,9 @@ def describe(pool, symbol):
         else:
             type_name = {1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32",
                          8: "bool", 9: "string", 12: "bytes", 13: "uint32"}.get(f.type, "?")
-        lines.append(f"  {label}{type_name} {f.name} = {f.number};")
+        lines.append(f"{indent}{label}{type_name} {f.name} = {f.number};")
+    if oneof is not None:
+        lines.append("  }")
     return "\n".join(lines + ["}"])
 
 
