@@ -453,7 +453,8 @@ int main(int argc, char** argv) {
         });
   }
   paperdb::LogInfo(absl::StrCat(
-      "ingest_service listening on port ", server->port,
+      "ingest_service listening on port ", server->port, " of ",
+      paperdb::rpc::HostOf(absl::GetFlag(FLAGS_listen)),
       security->tls.cert_file.empty() ? " (plaintext" : " (TLS",
       authenticator.enabled() ? ", authentication required)"
                               : ", no authentication: any client may write)"));

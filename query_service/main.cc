@@ -232,7 +232,8 @@ int Serve(const std::string& secondary, const sigset_t& signals,
           last_ok = result.ok();
         });
   paperdb::LogInfo(
-      absl::StrCat("query_service listening on port ", server->port,
+      absl::StrCat("query_service listening on port ", server->port, " of ",
+                   paperdb::rpc::HostOf(absl::GetFlag(FLAGS_listen)),
                    follow_dir.empty() ? ", store " : ", checkpoints in ",
                    follow_dir.empty() ? absl::GetFlag(FLAGS_db) : follow_dir,
                    security->tls.cert_file.empty() ? " (plaintext" : " (TLS",

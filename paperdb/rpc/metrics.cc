@@ -109,7 +109,7 @@ class RpcInterceptor : public grpc::experimental::Interceptor {
       // Health checks come every few seconds from every probe: not logged.
       if (!absl::StartsWith(method_, "/grpc.health.v1.") &&
           !absl::StartsWith(method_, "/grpc.reflection.")) {
-        LogEvent(code == grpc::StatusCode::OK ? "INFO" : "WARNING", "rpc",
+        LogEvent(RpcLogSeverity(code), "rpc",
                  {{"method", method_},
                   {"code", CodeName(code)},
                   {"duration_ms",
@@ -175,6 +175,22 @@ class RpcInterceptorFactoryImpl
 };
 
 }  // namespace
+
+const char* RpcLogSeverity(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::UNKNOWN:
+    case grpc::StatusCode::INTERNAL:
+    case grpc::StatusCode::DATA_LOSS:
+      return "ERROR";
+    case grpc::StatusCode::RESOURCE_EXHAUSTED:
+    case grpc::StatusCode::UNAVAILABLE:
+    case grpc::StatusCode::ABORTED:
+    case grpc::StatusCode::UNIMPLEMENTED:
+      return "WARNING";
+    default:
+      return "INFO";
+  }
+}
 
 ServerMetrics::ServerMetrics(absl::string_view server)
     : server_(server),

@@ -68,6 +68,14 @@ struct MetricsServer {
 absl::StatusOr<MetricsServer> StartMetricsServer(absl::string_view listen,
                                                  ServerMetrics* metrics);
 
+// The severity of a call's access-log line by the code its client saw:
+// INFO for OK and for codes that describe the request or its caller
+// (INVALID_ARGUMENT, NOT_FOUND, CANCELLED, DEADLINE_EXCEEDED, ...), WARNING
+// for load and availability (RESOURCE_EXHAUSTED, UNAVAILABLE, ABORTED,
+// UNIMPLEMENTED), ERROR for the server's faults (UNKNOWN, INTERNAL,
+// DATA_LOSS).
+const char* RpcLogSeverity(grpc::StatusCode code);
+
 // Interceptor factory for grpc::ServerBuilder: access log and, if
 // `metrics` is not null, call metrics. `metrics` must outlive the server.
 std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>

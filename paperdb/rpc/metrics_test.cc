@@ -36,6 +36,18 @@ absl::StatusOr<StartedServer> StartCounted(ServerMetrics* metrics,
   return StartServer(options, {}, health);
 }
 
+TEST(RpcLogSeverityTest, CallersMistakesAreInfoServerFaultsErrors) {
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::OK), "INFO");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::INVALID_ARGUMENT), "INFO");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::NOT_FOUND), "INFO");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::DEADLINE_EXCEEDED), "INFO");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::UNAUTHENTICATED), "INFO");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::RESOURCE_EXHAUSTED), "WARNING");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::UNAVAILABLE), "WARNING");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::INTERNAL), "ERROR");
+  EXPECT_STREQ(RpcLogSeverity(grpc::StatusCode::DATA_LOSS), "ERROR");
+}
+
 TEST(ServerMetricsTest, CountsCallsByMethodAndCode) {
   ServerMetrics metrics("test_service");
   constexpr char kSearch[] = "/paperdb.v1.QueryService/SearchPapers";

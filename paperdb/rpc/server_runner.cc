@@ -42,6 +42,14 @@ class UnknownMethods final : public grpc::CallbackGenericService {
 
 }  // namespace
 
+absl::string_view HostOf(absl::string_view listen) {
+  if (absl::StartsWith(listen, "unix:") ||
+      absl::StartsWith(listen, "unix-abstract:")) {
+    return listen;
+  }
+  return listen.substr(0, listen.rfind(':'));
+}
+
 absl::Status CheckListenAddress(absl::string_view listen) {
   auto invalid = [listen](absl::string_view why) {
     return absl::InvalidArgumentError(

@@ -55,6 +55,11 @@ struct StartedServer {
 // as 443.
 absl::Status CheckListenAddress(absl::string_view listen);
 
+// The host part of a --listen address CheckListenAddress() accepts, for
+// logs: "127.0.0.1" of "127.0.0.1:50051", "[::]" of "[::]:0"; a "unix:"
+// address whole.
+absl::string_view HostOf(absl::string_view listen);
+
 // Builds and starts a server with `services`, `health` and server
 // reflection, plaintext or TLS as options.tls says. CheckListenAddress()'s
 // error for a bad options.listen; UNAVAILABLE if the

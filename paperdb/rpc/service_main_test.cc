@@ -63,6 +63,13 @@ TEST(CheckListenAddressTest, PortsOutsideTheRangeOrMissingAreRefused) {
   }
 }
 
+TEST(HostOfTest, TheHostOfAListenAddress) {
+  EXPECT_EQ(HostOf("127.0.0.1:50051"), "127.0.0.1");
+  EXPECT_EQ(HostOf("[::]:0"), "[::]");
+  EXPECT_EQ(HostOf("localhost:1"), "localhost");
+  EXPECT_EQ(HostOf("unix:/tmp/paperdb.sock"), "unix:/tmp/paperdb.sock");
+}
+
 // A client's string field holding invalid UTF-8 makes protobuf log while
 // parsing it: the line joins the JSON log, as a warning.
 TEST(LogProtobufAsJsonTest, ProtobufLinesAreJsonWarnings) {
