@@ -150,6 +150,12 @@ absl::Status QueryEngine::BatchGetPapers(
       absl::Status status(
           paper.status().code(),
           absl::StrCat("names[", i, "]: ", paper.status().message()));
+      if (absl::IsNotFound(status)) {
+        // Which name, for a client to act on without reading the message.
+        return WithReason(std::move(status), "NOT_FOUND",
+                          {{"field", absl::StrCat("names[", i, "]")},
+                           {"name", request.names(i)}});
+      }
       if (!absl::IsInvalidArgument(status)) return status;
       return WithField(std::move(status), absl::StrCat("names[", i, "]"));
     }

@@ -537,6 +537,10 @@ TEST_F(QueryServiceE2eTest, BatchGetWithUnknownNameFailsNamingIt) {
 
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_THAT(status.error_message(), HasSubstr("names[0]"));
+  const google::rpc::ErrorInfo info = ErrorInfoOf(status);
+  EXPECT_EQ(info.reason(), "NOT_FOUND");
+  EXPECT_EQ(info.metadata().at("field"), "names[0]");
+  EXPECT_EQ(info.metadata().at("name"), "papers/nope");
 }
 
 TEST_F(QueryServiceE2eTest, SecondServerOnTheSamePortFailsToStart) {
