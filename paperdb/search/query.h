@@ -108,6 +108,10 @@ struct MatchUnit {
 // The distinct highlightable units of `node`, excluded subtrees skipped.
 std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node);
 
+// How many words and phrases `node` scores (not filters or exclusions), a
+// word's alternatives (an OR of its expansions) counted once.
+size_t ScoredUnits(const QueryNode& node);
+
 }  // namespace paperdb::search
 
 #endif  // PAPERDB_SEARCH_QUERY_H_

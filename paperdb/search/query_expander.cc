@@ -143,18 +143,6 @@ class Expander {
     return DocumentFrequency(store_, term);
   }
 
-  // Words and phrases the query scores (not filters or exclusions), a
-  // word's alternatives counted once.
-  static size_t ScoredUnits(const QueryNode& node) {
-    if (node.excluded || node.kind == Kind::kField) return 0;
-    if (node.kind != Kind::kAnd && (node.kind != Kind::kOr || node.dismax)) {
-      return 1;
-    }
-    size_t units = 0;
-    for (const QueryNode& child : node.children) units += ScoredUnits(child);
-    return units;
-  }
-
   absl::Status Expand(QueryNode* node) {
     switch (node->kind) {
       case Kind::kAnd:

@@ -91,4 +91,15 @@ std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node) {
   return units;
 }
 
+size_t ScoredUnits(const QueryNode& node) {
+  if (node.excluded || node.kind == QueryNode::Kind::kField) return 0;
+  if (node.kind != QueryNode::Kind::kAnd &&
+      (node.kind != QueryNode::Kind::kOr || node.dismax)) {
+    return 1;
+  }
+  size_t units = 0;
+  for (const QueryNode& child : node.children) units += ScoredUnits(child);
+  return units;
+}
+
 }  // namespace paperdb::search

@@ -60,18 +60,22 @@ namespace paperdb::storage {
 // thesaurus without opposites. Version 12 indexes the 1,381-concept
 // thesaurus (lay and cross-subfield descriptions, general-English groups)
 // and hashes a venue of other characters than ASCII letters and digits
-// into its papers' ids (ingest_service/paper_builder.h).
+// into its papers' ids (ingest_service/paper_builder.h). Version 13 reads
+// full-width decimal marks between digits as '.' and ',' ("９５．３" is the
+// number 95.3), and its thesaurus drops "language model" from large
+// language models and the bare "convolution" from convolutional networks
+// ("masked language modeling" is no LLM, a graph convolution no CNN).
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
-inline constexpr int kSchemaVersion = 12;
+inline constexpr int kSchemaVersion = 13;
 
 // Hash64 (paperdb/common/hash.h) of semantic::IndexedThesaurus() of
 // paperdb/semantic/concepts.txt (its concept lines without narrower marks),
 // the thesaurus version kSchemaVersion indexes. A test compares it with the
 // compiled-in thesaurus, so that editing the thesaurus without a new schema
 // version fails the build's tests.
-inline constexpr uint64_t kIndexedThesaurusHash = 0x72d95ba023be8c90;
+inline constexpr uint64_t kIndexedThesaurusHash = 0x02a1bfd24f63505c;
 
 // Column families, in the order they are created.
 enum class Column {

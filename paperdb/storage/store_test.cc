@@ -168,7 +168,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "12");
+  EXPECT_EQ(*version, "13");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {

@@ -300,6 +300,10 @@ TEST(AnalyzerTest, PercentagesKeepTheirDecimalPoint) {
       ElementsAre("5.4@0[0,3)", "54@1[5,7)", "10@2[8,10)", "10@3[12,14)"));
   EXPECT_NE(Terms("5.4%"), Terms("54"));
   EXPECT_EQ(Terms("10%"), Terms("10\\%"));
+  // Full-width digits and decimal marks are the same number (NFKC).
+  EXPECT_EQ(Terms("９５．３％"), Terms("95.3%"));
+  EXPECT_EQ(Terms("１，０００"), Terms("1,000"));
+  EXPECT_NE(Terms("９５．３"), Terms("95"));
 }
 
 TEST(AnalyzerTest, MarkdownAndLatexMarkupAreNotWords) {

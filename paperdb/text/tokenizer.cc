@@ -28,6 +28,12 @@ bool IsApostrophe(UChar32 c) { return c == 0x27 || c == 0x2019; }
 
 bool IsDigit(UChar32 c) { return u_isdigit(c); }
 
+// '.' and ',', and their full-width forms (U+FF0E, U+FF0C), which NFKC folds
+// to them: "９５．３" is the number 95.3.
+bool IsDecimalMark(UChar32 c) {
+  return c == '.' || c == ',' || c == 0xFF0E || c == 0xFF0C;
+}
+
 // Soft hyphen, zero-width space, non-joiner and joiner, word joiner and
 // zero-width no-break space: invisible inside a word (and removed by NFKC
 // case folding), so they must not split it.
@@ -118,7 +124,7 @@ std::vector<TokenSpan> Tokenize(absl::string_view text) {
       const bool joins =
           following >= 0 && !IsUnspacedScript(following) &&
           ((IsApostrophe(c) && u_isalpha(prev) && u_isalpha(following)) ||
-           ((c == '.' || c == ',') && IsDigit(prev) && IsDigit(following)) ||
+           (IsDecimalMark(c) && IsDigit(prev) && IsDigit(following)) ||
            (IsInvisibleJoiner(c) && IsWordChar(following)));
       if (joins) {
         prev = following;

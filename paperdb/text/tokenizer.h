@@ -2,8 +2,9 @@
 //
 // A token is a maximal run of letters, digits and combining marks (Unicode
 // general categories L*, N*, Mn, Mc; properties from ICU). Inside a run, an
-// apostrophe (U+0027 or U+2019) between two letters and a '.' or ',' between
-// two digits are kept, so "model’s" and "5.4" stay one token, and so is an
+// apostrophe (U+0027 or U+2019) between two letters and a '.' or ',' (or
+// its full-width form) between two digits are kept, so "model’s", "5.4" and
+// "９５．３" stay one token, and so is an
 // invisible soft hyphen, zero-width space, (non-)joiner or word joiner
 // inside a word, and so are one to three asterisks between two letters,
 // markdown emphasis inside a word ("**S**parse **Hop**field" gives

@@ -152,7 +152,8 @@ bool IsWordChar(UChar32 c) {
 }
 
 // tokenizer.h: inside a run, these join `left` and `right` into one token:
-// an apostrophe between two letters, '.' or ',' between two digits, and an
+// an apostrophe between two letters, '.' or ',' (or their full-width
+// forms) between two digits, and an
 // invisible soft hyphen, zero-width space, (non-)joiner, word joiner or
 // zero-width no-break space inside a word.
 bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
@@ -167,6 +168,8 @@ bool Joins(UChar32 left, UChar32 joiner, UChar32 right) {
       return u_isalpha(left) && u_isalpha(right);
     case '.':
     case ',':
+    case 0xFF0C:  // Full-width comma and full stop.
+    case 0xFF0E:
       return u_isdigit(left) && u_isdigit(right);
     case 0x00AD:
     case 0x200B:
