@@ -49,7 +49,7 @@ ABSL_FLAG(
     "fresh directory under $TMPDIR, removed at exit");
 ABSL_FLAG(int, catch_up_interval_ms, 500,
           "how often to catch up with the writer, in milliseconds");
-ABSL_FLAG(int, max_threads, 64, "maximum gRPC server threads");
+ABSL_FLAG(int, max_threads, 256, "maximum gRPC server threads");
 ABSL_FLAG(int, max_search_ms, 10000,
           "longest a search may run when the client sets no earlier "
           "deadline; then it fails with DEADLINE_EXCEEDED");

@@ -22,7 +22,7 @@ namespace paperdb::rpc {
 struct ServerOptions {
   std::string listen =
       "127.0.0.1:50051";             // host:port; port 0 picks a free one.
-  int max_threads = 64;              // Sync-server thread cap.
+  int max_threads = 256;             // Sync-server thread cap.
   int max_message_bytes = 64 << 20;  // Largest request or response.
   int max_concurrent_streams = 100;  // Calls in flight per connection.
   // Idle connections are pinged this often; a client that does not answer

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -159,6 +160,32 @@ TEST_F(StoreTest, MultiGetVisitsValuesInKeyOrderAndNamesAnAbsentKey) {
                                    return absl::DataLossError("bad");
                                  }),
               StatusIs(absl::StatusCode::kDataLoss));
+}
+
+// Every column family compresses its settled data with ZSTD, the rest with
+// LZ4: RocksDB writes the options it opened with to OPTIONS-N.
+TEST_F(StoreTest, SettledDataIsZstdCompressed) {
+  ASSERT_THAT(Store::OpenPrimary(db()), IsOk());
+  std::string options;
+  for (const auto& entry : std::filesystem::directory_iterator(db())) {
+    if (entry.path().filename().string().rfind("OPTIONS-", 0) != 0) continue;
+    std::ifstream in(entry.path());
+    options.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  int zstd = 0, lz4 = 0;
+  for (size_t at = 0; (at = options.find("bottommost_compression=kZSTD", at)) !=
+                      std::string::npos;
+       ++at) {
+    ++zstd;
+  }
+  for (size_t at = 0; (at = options.find("\n  compression=kLZ4Compression",
+                                         at)) != std::string::npos;
+       ++at) {
+    ++lz4;
+  }
+  // Ours and RocksDB's "default", which paperdb never writes.
+  EXPECT_EQ(zstd, kColumnCount + 1);
+  EXPECT_EQ(lz4, kColumnCount + 1);
 }
 
 TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
