@@ -196,8 +196,9 @@ $(experiments)
   rank fusion it lowers every tier of the tuning split: k 60, 0.953 to 0.836; k 10 with the dense
   list at half weight, 0.887; and even applied only to queries that fall back to any-term
   matching, where lexical matching has least to hold on to, 0.924 (paraphrases 0.929 to 0.869).
-  The test split's paraphrases rise with the second fusion (0.844 to 0.865) while its other tiers
-  fall (overall 0.913 to 0.885). The encoder would also need a transformer in the ingest path
+  The blind splits disagree with each other: fused only where paperdb falls back, the test
+  split rises from 0.913 to 0.923 (paraphrases 0.844 to 0.865) and the fresh split falls from
+  0.915 to 0.863, so the encoder is no better than chance at which paraphrases it rescues. The encoder would also need a transformer in the ingest path
   (about 0.5 GFLOP per abstract), so the cost is out of proportion to what it brings.
 - **WordNet synonyms were measured and not used** (\`bash tests/relevance/wordnet_probe.sh\`, run
   on 2026-12-05). Each query word no concept covers also matched the synonyms of its most frequent

@@ -9,6 +9,8 @@ always returns something):
   rrf k=60  reciprocal rank fusion (Cormack et al. 2009) of paperdb's list
             and the dense top 20, each weighing 1;
   rrf k=10  the same with k 10 and the dense list at weight 0.5;
+  fallback  "rrf k=10" only where paperdb fell back to any-term matching
+            (no paper holds every word), else paperdb's list;
   append    paperdb's list, then dense results it lacks (fills a page).
 
   python3 fuse.py VECTORS.json RELEVANCE_EVAL DATA_DIR
@@ -67,7 +69,7 @@ def main():
             [sys.argv[2], "--data_dir=" + sys.argv[3], "--queries=" + R + queries + ".tsv",
              "--judgments=" + R + judgments + ".tsv", "--papers=" + R + "papers.tsv", "--verbose"],
             capture_output=True, text=True, check=True).stdout
-        lexical, current = {}, None
+        lexical, fallback, current = {}, {}, None
         for line in out.split("\n"):
             m = re.match(r"^(\S+)\s+nDCG", line)
             if m:
@@ -75,6 +77,7 @@ def main():
                 continue
             m = re.match(r"^\s+paperdb:\s*(.*)$", line)
             if m and current:
+                fallback[current] = "[any-term]" in m.group(1)
                 lexical[current] = [note_to_id[t.split(":", 1)[1]] for t in m.group(1).split()
                                     if ":" in t and not t.startswith("[")]
         scores = defaultdict(lambda: defaultdict(list))
@@ -89,6 +92,7 @@ def main():
                 "dense": dense,
                 "rrf k=60": rrf([(lex, 1.0), (dense[:20], 1.0)], 60),
                 "rrf k=10": rrf([(lex, 1.0), (dense[:20], 0.5)], 10),
+                "fallback": rrf([(lex, 1.0), (dense[:20], 0.5)], 10) if fallback[q] else lex,
                 "append": lex + [p for p in dense if p not in lex],
             }
             for name, ranked in runs.items():
