@@ -258,19 +258,15 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     // The line as read (up to 60 bytes, cut at a character boundary), and
     // what it lacks.
     const absl::string_view line = text::StripUnicodeWhitespace(header.text);
-    size_t cut = std::min<size_t>(line.size(), 60);
-    while (cut > 0 && cut < line.size() &&
-           (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) {
-      --cut;
-    }
+    const absl::string_view quoted = text::Utf8Prefix(line, 60);
     std::string venue;
     int year = 0;
     const bool no_venue =
         ParseHeader(absl::StrCat("X ", line), &venue, &year) && venue == "X";
     return InputError(
         file_name, header.number, header.offset,
-        absl::StrCat("no header: the first line \"", line.substr(0, cut),
-                     cut < line.size() ? "...\"" : "\"",
+        absl::StrCat("no header: the first line \"", quoted,
+                     quoted.size() < line.size() ? "...\"" : "\"",
                      no_venue ? " names no venue" : "",
                      "; expected '<venue> [<year>] 论文列表' or '<venue> "
                      "[<year>] paper list', e.g. \"ICLR 2024 paper list\""));

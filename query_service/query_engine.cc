@@ -366,12 +366,7 @@ absl::Status QueryEngine::SearchPapers(
     v1::QueryRewrite* rewrite = response->add_rewrites();
     rewrite->set_kind(v1::QueryRewrite::KIND_READ_AS_TEXT);
     // The start of the query, cut at a character boundary.
-    size_t cut = std::min<size_t>(request.query().size(), 80);
-    while (cut > 0 && cut < request.query().size() &&
-           (static_cast<unsigned char>(request.query()[cut]) & 0xC0) == 0x80) {
-      --cut;
-    }
-    rewrite->set_original(request.query().substr(0, cut));
+    rewrite->set_original(std::string(text::Utf8Prefix(request.query(), 80)));
   }
   // SEMANTIC_MODE_ONLY searches no words: their rewrites do not apply.
   if (concepts_only) expanded.rewrites.clear();

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/field_mask_util.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::query {
 
@@ -45,16 +46,12 @@ absl::Status CheckReadMask(const google::protobuf::Descriptor* type,
     }
     // At most 100 bytes of the path (cut at a character boundary), so that
     // the error fits in the response's metadata.
-    size_t cut = std::min<size_t>(path.size(), 100);
-    while (cut > 0 && cut < path.size() &&
-           (static_cast<unsigned char>(path[cut]) & 0xC0) == 0x80) {
-      --cut;
-    }
+    const absl::string_view quoted = text::Utf8Prefix(path, 100);
     return absl::InvalidArgumentError(absl::StrCat(
-        "read_mask path \"", path.substr(0, cut),
-        cut < path.size() ? "...\"" : "\"", " is not a field of ", type->name(),
-        ", or goes on past a repeated one (fields: ", FieldNamesOf(type), "; ",
-        hint, ")"));
+        "read_mask path \"", quoted,
+        quoted.size() < path.size() ? "...\"" : "\"", " is not a field of ",
+        type->name(), ", or goes on past a repeated one (fields: ",
+        FieldNamesOf(type), "; ", hint, ")"));
   }
   return absl::OkStatus();
 }
@@ -73,13 +70,18 @@ storage::RecordFields PaperRecordFields(
   if (IsFullMask(mask)) return fields;
   fields.all = false;
   for (const std::string& path : mask.paths()) {
-    const std::string name = path.substr(0, path.find('.'));
-    const google::protobuf::FieldDescriptor* field =
-        v1::Paper::descriptor()->FindFieldByName(name);
-    if (field == nullptr) return storage::RecordFields{};
-    fields.paper_fields.push_back(field->number());
+    if (!AddPaperField(path, &fields)) return storage::RecordFields{};
   }
   return fields;
+}
+
+bool AddPaperField(absl::string_view path, storage::RecordFields* fields) {
+  const google::protobuf::FieldDescriptor* field =
+      v1::Paper::descriptor()->FindFieldByName(
+          std::string(path.substr(0, path.find('.'))));
+  if (field == nullptr) return false;
+  fields->paper_fields.push_back(field->number());
+  return true;
 }
 
 PaperTrimmer::PaperTrimmer(const google::protobuf::FieldMask& mask)

@@ -56,6 +56,10 @@ class PaperTrimmer {
 storage::RecordFields PaperRecordFields(
     const google::protobuf::FieldMask& mask);
 
+// Adds to `fields` the Paper field a path relative to Paper starts with
+// ("title", "sources.file": sources). False if Paper has no such field.
+bool AddPaperField(absl::string_view path, storage::RecordFields* fields);
+
 // CheckReadMask() of a request's read_mask on Paper, with the hint for
 // Paper's paths. Errors carry field "read_mask".
 absl::Status CheckPaperMask(const google::protobuf::FieldMask& mask);

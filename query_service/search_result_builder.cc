@@ -80,15 +80,9 @@ absl::StatusOr<ResultMask> ParseResultMask(
     out.match_source |= under("match_source");
     out.explanation |= under("explanation");
     if (path == "paper") record.all = true;
-    if (absl::StartsWith(path, "paper.")) {
-      const std::vector<absl::string_view> parts = absl::StrSplit(path, '.');
-      const google::protobuf::FieldDescriptor* field =
-          v1::Paper::descriptor()->FindFieldByName(std::string(parts[1]));
-      if (field == nullptr) {
-        record.all = true;  // CheckReadMask() refuses such a path.
-      } else {
-        record.paper_fields.push_back(field->number());
-      }
+    if (absl::StartsWith(path, "paper.") &&
+        !AddPaperField(absl::string_view(path).substr(6), &record)) {
+      record.all = true;  // CheckReadMask() refuses such a path.
     }
   }
   if (out.highlights || out.snippet) {

@@ -7,17 +7,14 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "paperdb/common/error_details.h"
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::rpc {
 namespace {
 
 std::string BoundedMessage(absl::string_view message) {
   if (message.size() <= kMaxErrorMessageBytes) return std::string(message);
-  size_t cut = kMaxErrorMessageBytes;
-  while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) {
-    --cut;
-  }
-  return absl::StrCat(message.substr(0, cut), "...");
+  return absl::StrCat(text::Utf8Prefix(message, kMaxErrorMessageBytes), "...");
 }
 
 }  // namespace

@@ -5,8 +5,11 @@
 #define PAPERDB_SEARCH_QUERY_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "absl/strings/string_view.h"
 
 namespace paperdb::search {
 
@@ -107,6 +110,18 @@ struct MatchUnit {
 
 // The distinct highlightable units of `node`, excluded subtrees skipped.
 std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node);
+
+// The words of `first` through `last` (siblings, in query order) as typed:
+// code points [first.text_begin, last.text_end) of the query's `text`, and
+// where they start (code points). nullopt for nodes not read from the text
+// (text_end 0) or an empty `text`.
+struct TypedText {
+  absl::string_view text;
+  uint32_t position = 0;
+};
+std::optional<TypedText> TypedTextOf(absl::string_view text,
+                                     const QueryNode& first,
+                                     const QueryNode& last);
 
 // How many words and phrases `node` scores (not filters or exclusions), a
 // word's alternatives (an OR of its expansions) counted once.

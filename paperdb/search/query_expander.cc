@@ -26,7 +26,6 @@
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
-#include "paperdb/text/utf8.h"
 
 namespace paperdb::search {
 namespace {
@@ -84,12 +83,9 @@ class Expander {
                        std::vector<std::string> replacements) const {
     QueryRewrite rewrite{kind, std::move(fallback), first.position,
                          std::move(replacements)};
-    if (!text_.empty() && first.text_end > 0 && last.text_end > 0 &&
-        last.text_end >= first.text_begin) {
-      const size_t begin = text::ByteOffsetOfCodePoint(text_, first.text_begin);
-      const size_t end = text::ByteOffsetOfCodePoint(text_, last.text_end);
-      rewrite.original = text_.substr(begin, end - begin);
-      rewrite.position = first.text_begin;
+    if (const auto typed = TypedTextOf(text_, first, last)) {
+      rewrite.original = std::string(typed->text);
+      rewrite.position = typed->position;
     }
     return rewrite;
   }

@@ -1,7 +1,10 @@
 #include "paperdb/search/query_tree.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
+
+#include "paperdb/text/utf8.h"
 
 namespace paperdb::search {
 namespace internal {
@@ -89,6 +92,18 @@ std::vector<MatchUnit> CollectMatchUnits(const QueryNode& node) {
   std::vector<MatchUnit> units;
   CollectInto(node, &units);
   return units;
+}
+
+std::optional<TypedText> TypedTextOf(absl::string_view text,
+                                     const QueryNode& first,
+                                     const QueryNode& last) {
+  if (text.empty() || first.text_end == 0 || last.text_end == 0 ||
+      last.text_end < first.text_begin) {
+    return std::nullopt;
+  }
+  const size_t begin = text::ByteOffsetOfCodePoint(text, first.text_begin);
+  const size_t end = text::ByteOffsetOfCodePoint(text, last.text_end);
+  return TypedText{text.substr(begin, end - begin), first.text_begin};
 }
 
 size_t ScoredUnits(const QueryNode& node) {

@@ -14,7 +14,6 @@
 #include "paperdb/text/analyzer.h"
 #include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
-#include "paperdb/text/utf8.h"
 
 namespace paperdb::search {
 namespace {
@@ -386,14 +385,11 @@ absl::Status ExpandConjunction(const storage::Store& store,
     QueryRewrite rewrite{QueryRewrite::Kind::kConcept, "", position, {}};
     const QueryNode& first = c[run->begin];
     const QueryNode& last = c[run->end - 1];
-    if (!text.empty() && first.text_end > 0 &&
-        last.text_end >= first.text_begin) {
+    if (const auto typed = TypedTextOf(text, first, last)) {
       // The words as typed, with the stopwords and hyphens between them
       // ("Tree of Thoughts").
-      const size_t begin = text::ByteOffsetOfCodePoint(text, first.text_begin);
-      const size_t end = text::ByteOffsetOfCodePoint(text, last.text_end);
-      rewrite.original = std::string(text.substr(begin, end - begin));
-      rewrite.position = first.text_begin;
+      rewrite.original = std::string(typed->text);
+      rewrite.position = typed->position;
     } else {
       for (uint32_t k = run->begin; k < run->end; ++k) {
         if (k > run->begin) rewrite.original += ' ';

@@ -163,6 +163,15 @@ bool ContainsControlCharacter(absl::string_view name) {
   return FindControlCharacter(name).has_value();
 }
 
+absl::string_view Utf8Prefix(absl::string_view text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  return text.substr(0, cut);
+}
+
 absl::string_view StripUnicodeWhitespace(absl::string_view text) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   int32_t start = 0;

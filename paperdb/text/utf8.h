@@ -33,6 +33,11 @@ uint32_t CountCodePoints(absl::string_view text);
 // valid UTF-8.
 size_t ByteOffsetOfCodePoint(absl::string_view text, uint32_t index);
 
+// The longest prefix of `text` of at most `max_bytes` bytes that ends at a
+// character boundary (never inside a UTF-8 sequence): for quoting input in
+// bounded messages. `text` itself if it is no longer than `max_bytes`.
+absl::string_view Utf8Prefix(absl::string_view text, size_t max_bytes);
+
 // `text` without leading and trailing Unicode white space (the White_Space
 // property: ASCII spaces and tabs, NBSP, U+3000 IDEOGRAPHIC SPACE, ...).
 // REQUIRES: `text` is valid UTF-8.

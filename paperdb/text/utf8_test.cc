@@ -30,6 +30,20 @@ TEST(FindInvalidUtf8Test, ReportsOffsetOfFirstBadByte) {
   }
 }
 
+TEST(Utf8PrefixTest, CutsAtACharacterBoundary) {
+  // "aé论" is 1 + 2 + 3 bytes.
+  const std::string text = "a\xC3\xA9\xE8\xAE\xBA";
+  EXPECT_EQ(Utf8Prefix(text, 6), text);
+  EXPECT_EQ(Utf8Prefix(text, 100), text);
+  EXPECT_EQ(Utf8Prefix(text, 5), "a\xC3\xA9");
+  EXPECT_EQ(Utf8Prefix(text, 4), "a\xC3\xA9");
+  EXPECT_EQ(Utf8Prefix(text, 3), "a\xC3\xA9");
+  EXPECT_EQ(Utf8Prefix(text, 2), "a");
+  EXPECT_EQ(Utf8Prefix(text, 1), "a");
+  EXPECT_EQ(Utf8Prefix(text, 0), "");
+  EXPECT_EQ(Utf8Prefix("", 3), "");
+}
+
 TEST(LongestWordTest, EachHanOrKanaCharacterIsAWord) {
   // 1,000 Han characters unspaced: words of 3 bytes, not one of 3,000.
   std::string han;
