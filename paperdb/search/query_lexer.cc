@@ -35,6 +35,26 @@ size_t MinusAt(absl::string_view text, size_t i) {
   return absl::StartsWith(text.substr(i), "\xE2\x88\x92") ? 3 : 0;
 }
 
+std::string SyntaxForm(absl::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto* s = reinterpret_cast<const uint8_t*>(text.data());
+  const int32_t length = static_cast<int32_t>(text.size());
+  for (int32_t i = 0; i < length;) {
+    const int32_t start = i;
+    UChar32 c;
+    U8_NEXT(s, i, length, c);
+    if (c >= 0xFF01 && c <= 0xFF5E) {
+      out.push_back(static_cast<char>(c - 0xFF01 + 0x21));
+    } else if (c == 0x201E || (c >= 0x300C && c <= 0x300F)) {
+      out.push_back('"');
+    } else {
+      out.append(text.data() + start, static_cast<size_t>(i - start));
+    }
+  }
+  return out;
+}
+
 bool LooksPasted(absl::string_view text) {
   size_t words = 0;
   bool in_word = false;

@@ -28,6 +28,14 @@ size_t SpaceAt(absl::string_view text, size_t i);
 // or 0 if there is none.
 size_t MinusAt(absl::string_view text, size_t i);
 
+// `text` as the syntax reads it: each full-width form of an ASCII character
+// (U+FF01..U+FF5E, as a CJK input method types them: （ ） ＂ － ： ＊ ～,
+// and letters of field names and operators) as that character, and the
+// quote marks of other languages („ German, 「 」 『 』 CJK) as '"'. One
+// code point for one, so positions in code points hold. Words fold the same
+// either way (the analyzer's NFKC).
+std::string SyntaxForm(absl::string_view text);
+
 // True for a query of at least kPastedWords white-space separated words.
 bool LooksPasted(absl::string_view text);
 

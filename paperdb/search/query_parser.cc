@@ -216,16 +216,19 @@ absl::StatusOr<Query> ParseQuery(absl::string_view text) {
                                 "query"),
                       "QUERY_NOT_UTF8", {{"byte", absl::StrCat(*bad)}});
   }
-  absl::StatusOr<Query> query = internal::Parser(text).Parse();
+  // The parser reads full-width syntax as ASCII; the query's text stays as
+  // typed, for rewrites (SyntaxForm() keeps code point positions).
+  const std::string syntax = internal::SyntaxForm(text);
+  absl::StatusOr<Query> query = internal::Parser(syntax).Parse();
   if (query.ok()) query->text = std::string(text);
-  if (query.ok() || !internal::LooksPasted(text)) return query;
+  if (query.ok() || !internal::LooksPasted(syntax)) return query;
   // A well-formed phrase over the limit is a request, not prose: read as
   // words it would match any paper holding one of them.
   if (ReasonOf(query.status()) == kPhraseTooLong) return query;
   // A pasted abstract: its brackets, quotes, dashes and colons are prose,
   // not syntax. Read it again as plain words.
   absl::StatusOr<Query> plain =
-      internal::Parser(internal::AsPlainWords(text)).Parse();
+      internal::Parser(internal::AsPlainWords(syntax)).Parse();
   if (!plain.ok()) return query;
   plain->read_as_text = true;
   // AsPlainWords keeps every code point's place, so positions hold.

@@ -473,6 +473,39 @@ TEST(QueryParserTest, UnicodeSpacesSeparateAndUnicodeMinusExcludes) {
   EXPECT_THAT(Top(query)[2].terms, ElementsAre("seri"));
 }
 
+// A CJK input method's full-width syntax reads as its ASCII form, German
+// and CJK quote marks as quotes; the query's text stays as typed, with
+// positions in code points.
+TEST(QueryParserTest, FullWidthSyntaxAndOtherQuoteMarksAreSyntax) {
+  // （graph ＯＲ network） －series ｙｅａｒ：２０２４
+  const std::string typed =
+      "\uFF08graph \uFF2F\uFF32 network\uFF09 \uFF0Dseries "
+      "\uFF59\uFF45\uFF41\uFF52\uFF1A\uFF12\uFF10\uFF12\uFF14";
+  absl::StatusOr<Query> query = ParseQuery(typed);
+  ASSERT_THAT(query, IsOk());
+  EXPECT_EQ(query->text, typed);
+  ASSERT_EQ(Top(query).size(), 3u);
+  EXPECT_EQ(Top(query)[0].kind, Kind::kOr);
+  EXPECT_EQ(Top(query)[0].position, 0u);
+  EXPECT_TRUE(Top(query)[1].excluded);
+  EXPECT_THAT(Top(query)[1].terms, ElementsAre("seri"));
+  EXPECT_EQ(Top(query)[1].position, 19u);
+  EXPECT_EQ(Top(query)[2].kind, Kind::kField);
+  EXPECT_EQ(Top(query)[2].field, "year");
+
+  // „leading indicators“ (German), 「leading indicators」 (CJK), and the
+  // full-width ＂: each the phrase.
+  for (const std::string phrase :
+       {"\u201Eleading indicators\u201C", "\u300Cleading indicators\u300D",
+        "\uFF02leading indicators\uFF02"}) {
+    absl::StatusOr<Query> quoted = ParseQuery(phrase);
+    ASSERT_THAT(quoted, IsOk()) << phrase;
+    ASSERT_EQ(Top(quoted).size(), 1u) << phrase;
+    EXPECT_EQ(Top(quoted)[0].kind, Kind::kPhrase) << phrase;
+    EXPECT_THAT(Top(quoted)[0].terms, ElementsAre("lead", "indic")) << phrase;
+  }
+}
+
 TEST(QueryParserTest, OnlyStopwordsAndPunctuationMatchNothing) {
   for (const char* text :
        {"", "   ", "the of and", "?!  ...", "-the", "(the)", "the OR a"}) {
