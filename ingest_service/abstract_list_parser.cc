@@ -354,18 +354,29 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       current = nullptr;
       continue;
     }
-    if (current == nullptr) {
-      // A header line standing alone starts a new list: files joined with
-      // cat keep each list's venue and year.
-      const bool alone =
-          lines.Peek() == nullptr ||
-          text::StripUnicodeWhitespace(lines.Peek()->text).empty();
-      if (alone && ParseHeader(stripped, &venue, &year)) {
-        if (absl::Status bad = header_error(line, venue, year); !bad.ok()) {
-          return bad;
-        }
-        continue;
+    // A header line standing alone starts a new list: files joined with
+    // cat keep each list's venue and year. So does one naming a year that
+    // opens a paragraph (a list's header directly above its first abstract)
+    // or closes one (under the last line of the list before it, when the
+    // file before had no blank line at its end).
+    const bool closes =
+        lines.Peek() == nullptr ||
+        text::StripUnicodeWhitespace(lines.Peek()->text).empty();
+    const bool opens = current == nullptr;
+    std::string next_venue;
+    int next_year = 0;
+    if ((opens || closes) && ParseHeader(stripped, &next_venue, &next_year) &&
+        ((opens && closes) || next_year != 0)) {
+      if (absl::Status bad = header_error(line, next_venue, next_year);
+          !bad.ok()) {
+        return bad;
       }
+      venue = std::move(next_venue);
+      year = next_year;
+      current = nullptr;
+      continue;
+    }
+    if (current == nullptr) {
       current = &list.abstracts.emplace_back();
       current->venue = venue;
       current->year = year;

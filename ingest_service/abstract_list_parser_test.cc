@@ -112,6 +112,41 @@ TEST(AbstractListParserTest, HeaderLaterInTheFileStartsAnotherList) {
   EXPECT_EQ(list->abstracts[1].paragraph_ordinal, 2u);
 }
 
+TEST(AbstractListParserTest, HeaderWithAYearAtAParagraphsEdgeStartsAList) {
+  // Lists joined with cat where a file ended without a blank line (the
+  // header under the last abstract) or a list's header sits directly above
+  // its first abstract. A line ending in "paper list" without a year, at a
+  // paragraph's edge, and a header inside a paragraph, stay text.
+  const std::string content =
+      "ICLR 2024 论文列表\n\nFirst abstract\nwrapped.\n"
+      "NeurIPS 2023 paper list\n\nSecond.\n\nICML 2022 paper list\nThird\n"
+      "wrapped.\n\nFourth, from a curated paper list\nof work.\n\n"
+      "Fifth with\nACL 2021 paper list\ninside.\n\nSixth ends in\n"
+      "our paper list\n";
+
+  absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
+
+  ASSERT_THAT(list, IsOk());
+  ASSERT_EQ(list->abstracts.size(), 6u);
+  EXPECT_EQ(list->abstracts[0].text, "First abstract wrapped.");
+  EXPECT_EQ(list->abstracts[0].venue, "ICLR");
+  EXPECT_EQ(list->abstracts[1].text, "Second.");
+  EXPECT_EQ(list->abstracts[1].venue, "NeurIPS");
+  EXPECT_EQ(list->abstracts[1].year, 2023);
+  EXPECT_EQ(list->abstracts[2].text, "Third wrapped.");
+  EXPECT_EQ(list->abstracts[2].venue, "ICML");
+  EXPECT_EQ(list->abstracts[2].year, 2022);
+  EXPECT_EQ(list->abstracts[2].line_number, 10u);
+  EXPECT_EQ(list->abstracts[3].text,
+            "Fourth, from a curated paper list of work.");
+  EXPECT_EQ(list->abstracts[4].text, "Fifth with ACL 2021 paper list inside.");
+  EXPECT_EQ(list->abstracts[5].text, "Sixth ends in our paper list");
+  for (size_t i = 3; i < 6; ++i) {
+    EXPECT_EQ(list->abstracts[i].venue, "ICML") << i;
+    EXPECT_EQ(list->abstracts[i].year, 2022) << i;
+  }
+}
+
 TEST(AbstractListParserTest, LineThatIsAlmostAHeaderKeepsTheListsYear) {
   // Standing alone, but not headers: a year without a venue, and more than
   // eight words before the year. They are abstracts, and the list's venue and
