@@ -93,6 +93,10 @@ absl::Status QueryEngine::SimilarPapers(
     by_term[term.term] = &term;
     search::QueryNode node;
     node.terms.push_back(term.term);
+    // Each term counts in proportion to its weight (tf x idf), the best
+    // term fully: Lucene's MoreLikeThis with boost on. A word the source
+    // repeats outweighs a rare word it writes once.
+    node.boost = term.weight / terms.front().weight;
     any.children.push_back(std::move(node));
   }
   if (any.children.empty()) return absl::OkStatus();

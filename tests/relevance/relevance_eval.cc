@@ -44,6 +44,7 @@
 #include "query_service/query_engine.h"
 #include "tests/relevance/relevance.h"
 #include "tests/relevance/rerank_experiments.h"
+#include "tests/relevance/similar_eval.h"
 
 ABSL_FLAG(std::string, data_dir, PAPERDB_SOURCE_DIR "/data",
           "directory of paper-list files to ingest");
@@ -76,6 +77,9 @@ ABSL_FLAG(bool, verbose, false,
 ABSL_FLAG(bool, dump_papers, false,
           "only print each paper's id and the start of its abstract (to "
           "write judgments)");
+ABSL_FLAG(double, similar_min_ndcg, 0,
+          "exit 1 if SimilarPapers' nDCG@10 over the split's judged papers "
+          "(similar_eval.h) is below this");
 ABSL_FLAG(double, min_ndcg, 0.0,
           "exit 1 if paperdb's overall nDCG@10 is below this");
 ABSL_FLAG(double, fts5_margin, -1.0,
@@ -503,8 +507,24 @@ int Run() {
     }
   }
 
+  auto similar = EvaluateSimilarPapers(**engine, *queries);
+  if (!similar.ok()) {
+    std::cerr << "relevance_eval: SimilarPapers: " << similar.status() << "\n";
+    return 2;
+  }
+  const std::string similar_line = absl::StrFormat(
+      "SimilarPapers: nDCG@10 %.3f over %d (query, judged paper) pairs\n",
+      similar->ndcg, similar->pairs);
+  std::cout << "\n" << similar_line;
+
   const Summary& all = rows.back();
   int status = 0;
+  if (similar->ndcg < absl::GetFlag(FLAGS_similar_min_ndcg)) {
+    std::cerr << absl::StrFormat(
+        "FAIL: SimilarPapers nDCG@10 %.4f is below the threshold %.4f\n",
+        similar->ndcg, absl::GetFlag(FLAGS_similar_min_ndcg));
+    status = 1;
+  }
   if (all.ndcg[kPaperdb] < absl::GetFlag(FLAGS_min_ndcg)) {
     std::cerr << absl::StrFormat(
         "FAIL: paperdb nDCG@10 %.4f is below the threshold %.4f\n",
