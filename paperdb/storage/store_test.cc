@@ -195,7 +195,7 @@ TEST_F(StoreTest, NewStoreRecordsSchemaVersion) {
   auto version = (*store)->Get(Column::kMeta, kSchemaVersionKey);
 
   ASSERT_THAT(version, IsOk());
-  EXPECT_EQ(*version, "13");
+  EXPECT_EQ(*version, "14");
 }
 
 TEST_F(StoreTest, RejectsOtherSchemaVersion) {
