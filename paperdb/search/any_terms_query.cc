@@ -47,7 +47,7 @@ bool AnyTermsQuery(const QueryNode& root, QueryNode* out) {
     }
   }
   for (const QueryNode& child : root.children) {
-    if (child.excluded || child.kind == Kind::kField) {
+    if (child.excluded || IsFilter(child)) {
       out->children.push_back(child);
     } else if (child.kind == Kind::kOr && child.dismax &&
                !child.children.empty() &&

@@ -123,6 +123,11 @@ std::optional<TypedText> TypedTextOf(absl::string_view text,
                                      const QueryNode& first,
                                      const QueryNode& last);
 
+// True for a field filter, or an AND or OR of filters only
+// ("(venue:ICLR OR venue:NeurIPS)"): it restricts the matches in every
+// mode (full, partial and any-term) and is never a word a paper may lack.
+bool IsFilter(const QueryNode& node);
+
 // How many words and phrases `node` scores (not filters or exclusions), a
 // word's alternatives (an OR of its expansions) counted once.
 size_t ScoredUnits(const QueryNode& node);

@@ -1,5 +1,6 @@
 #include "paperdb/search/query_tree.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -106,8 +107,20 @@ std::optional<TypedText> TypedTextOf(absl::string_view text,
   return TypedText{text.substr(begin, end - begin), first.text_begin};
 }
 
+bool IsFilter(const QueryNode& node) {
+  if (node.kind == QueryNode::Kind::kField) return true;
+  if (node.kind != QueryNode::Kind::kAnd && node.kind != QueryNode::Kind::kOr) {
+    return false;
+  }
+  return !node.children.empty() &&
+         std::all_of(node.children.begin(), node.children.end(),
+                     [](const QueryNode& child) {
+                       return !child.excluded && IsFilter(child);
+                     });
+}
+
 size_t ScoredUnits(const QueryNode& node) {
-  if (node.excluded || node.kind == QueryNode::Kind::kField) return 0;
+  if (node.excluded || IsFilter(node)) return 0;
   if (node.kind != QueryNode::Kind::kAnd &&
       (node.kind != QueryNode::Kind::kOr || node.dismax)) {
     return 1;

@@ -140,7 +140,7 @@ ConceptQuery ConceptQueryOf(const Query& parsed, bool require_all) {
   // The query's filters and exclusions still apply.
   if (parsed.root.kind == Kind::kAnd) {
     for (const QueryNode& child : parsed.root.children) {
-      if (child.excluded || child.kind == Kind::kField) {
+      if (child.excluded || IsFilter(child)) {
         out.query.root.children.push_back(child);
       }
     }

@@ -42,5 +42,32 @@ TEST_F(FieldFilterE2eTest, ANameNoPaperWritesIsItsNumberedVariants) {
   EXPECT_EQ(Search("venue:\"ICLR 2023\"").total_size(), 0);
 }
 
+// A group of filters, "(has:code OR host:gitlab.com)", restricts as one
+// filter does: among partial matches and in the any-term fallback too, and
+// it is never a word a paper may lack.
+TEST_F(FieldFilterE2eTest, AGroupOfFiltersRestrictsInEveryMode) {
+  const v1::SearchPapersResponse one = Search("has:code spiking delays");
+  const v1::SearchPapersResponse group =
+      Search("(has:code OR host:gitlab.com) spiking delays");
+  ASSERT_GE(one.total_size(), 1);
+  EXPECT_EQ(group.total_size(), one.total_size());
+  ASSERT_EQ(group.results_size(), one.results_size());
+  for (int i = 0; i < group.results_size(); ++i) {
+    EXPECT_EQ(group.results(i).paper().id(), one.results(i).paper().id());
+    EXPECT_TRUE(group.results(i).paper().has_code());
+  }
+  // No bundled paper is of NeurIPS: the venues' group keeps ICLR's two
+  // spiking papers only, however many papers hold neither word.
+  EXPECT_EQ(Search("(venue:ICLR OR venue:NeurIPS) spiking").total_size(),
+            Search("venue:ICLR spiking").total_size());
+  EXPECT_EQ(Search("venue:ICLR spiking").total_size(), 2);
+  // The any-term fallback keeps the group: no bundled paper is of a year
+  // before 2024 or of NeurIPS.
+  const v1::SearchPapersResponse fallback =
+      Search("(year:2020..2023 OR venue:NeurIPS) spiking delays");
+  EXPECT_EQ(fallback.total_size(), 0);
+  EXPECT_EQ(fallback.results_size(), 0);
+}
+
 }  // namespace
 }  // namespace paperdb::testing
