@@ -7,10 +7,12 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "paperdb/text/british_spelling.h"
+#include "paperdb/text/english_words.h"
 #include "paperdb/text/stopwords.h"
 #include "paperdb/text/word_forms.h"
 
@@ -152,13 +154,23 @@ absl::StatusOr<ConceptLexicon> ConceptLexicon::Parse(absl::string_view text) {
       if (words.size() == 1) {
         lexicon.one_word_terms_[words[0]].push_back(folded[0]);
       }
+      // An acronym or a mixed-case name that spells an English word
+      // ("ZeRO", "CLIP", "CoT") names the concept in an abstract only as
+      // written: "non-zero" and "clipped" do not.
+      std::string cased;
+      if (words.size() == 1 && term.size() > 1 &&
+          std::any_of(term.begin() + 1, term.end(), absl::ascii_isupper) &&
+          text::IsEnglishWord(folded[0])) {
+        cased = std::string(term);
+      }
       // A term of the stems of an earlier one adds nothing ("LLMs" after
       // "LLM"): it matches where that one does, as that one's inflections.
       if (!seen.insert(words).second) continue;
       stems.push_back(words);
       written.emplace_back(term);
-      lexicon.by_first_[words[0]].push_back(
-          {words, folded, concept_index, std::move(joiners), narrower});
+      lexicon.by_first_[words[0]].push_back({words, folded, concept_index,
+                                             std::move(joiners), narrower,
+                                             std::move(cased)});
     }
   }
   for (auto& [first, entries] : lexicon.by_first_) {
@@ -202,12 +214,19 @@ std::vector<ConceptMention> ConceptLexicon::Match(
 std::vector<ConceptMention> ConceptLexicon::MatchEntries(
     absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
     uint32_t first_position, const SurfaceFn& joiner, bool with_narrower,
-    const std::vector<bool>* written_as_is) const {
+    const std::vector<bool>* written_as_is, const SurfaceFn* written) const {
   std::vector<ConceptMention> mentions;
   // Folded words, computed only where a term's stems match.
   std::vector<std::string> surfaces(terms.size());
   std::vector<bool> known(terms.size(), false);
   auto same_words = [&](const Entry& entry, size_t i) {
+    if (!entry.cased.empty() && written != nullptr) {
+      const std::string as_written = (*written)(i);
+      if (as_written != entry.cased &&
+          as_written != absl::StrCat(entry.cased, "s")) {
+        return false;
+      }
+    }
     for (size_t k = 0; k < entry.words.size(); ++k) {
       if (!known[i + k]) {
         surfaces[i + k] = surface(i + k);
@@ -348,11 +367,16 @@ std::vector<ConceptMention> ConceptLexicon::MatchTokens(
     word_tokens.push_back(&token);
     written_as_is.push_back(false);
   }
+  const SurfaceFn as_written = [&](size_t i) {
+    const text::AnalyzedToken& token = *word_tokens[i];
+    return std::string(
+        text.substr(token.start_byte, token.end_byte - token.start_byte));
+  };
   std::vector<ConceptMention> runs = MatchEntries(
       absl::MakeConstSpan(words),
       [&](size_t i) { return fold(*word_tokens[i]); }, 0,
       [&](size_t i) { return joiners[i]; }, /*with_narrower=*/true,
-      &written_as_is);
+      &written_as_is, &as_written);
   for (ConceptMention& m : runs) {
     m.position = word_tokens[m.position]->position;  // Index -> position.
     mentions.push_back(m);

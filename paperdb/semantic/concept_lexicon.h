@@ -153,14 +153,20 @@ class ConceptLexicon {
     // folded and space-separated.
     std::vector<std::string> joiners;
     bool narrower = false;  // Written with '~'.
+    // A one-word term that is an acronym or mixed-case name spelling an
+    // English word ("ZeRO"): as written, which is all an abstract's word
+    // may be (or it with a plural 's'). Empty otherwise.
+    std::string cased;
   };
   // Match() with narrower terms or not; where `written_as_is` (if given)
   // holds true for a word, a term matches it only as the term writes it,
-  // not inflected.
+  // not inflected. `written` (if given) is each word as the text writes
+  // it, for Entry::cased.
   std::vector<ConceptMention> MatchEntries(
       absl::Span<const absl::string_view> terms, const SurfaceFn& surface,
       uint32_t first_position, const SurfaceFn& joiner, bool with_narrower,
-      const std::vector<bool>* written_as_is = nullptr) const;
+      const std::vector<bool>* written_as_is = nullptr,
+      const SurfaceFn* written = nullptr) const;
   std::vector<std::string> ids_;
   std::vector<std::vector<std::string>> terms_;
   std::vector<std::vector<std::vector<std::string>>> stems_;

@@ -75,6 +75,27 @@ TEST(ConceptLexiconTest, ATermOfAnEarlierTermsStemsMatchesAsThatOne) {
   EXPECT_FALSE(lexicon->IsOneWordTermStem("weight"));
 }
 
+TEST(ConceptLexiconTest, AnAcronymSpellingAnEnglishWordMatchesAsWritten) {
+  // "ZeRO", "CLIP" and "CoT" spell "zero", "clip" and "cot": an abstract
+  // names them only with their capitals (a plural 's' too). "GPT" spells
+  // no word and matches in any case, as do longer terms.
+  absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(
+      "memory\tmemory-efficient training | ~ZeRO\n"
+      "vlm\tvision-language model | ~CLIP\n"
+      "cot\tchain of thought | CoT\n"
+      "llm\tlarge language model | ~GPT\n");
+  ASSERT_TRUE(lexicon.ok()) << lexicon.status();
+  EXPECT_TRUE(MatchText(*lexicon, "non-zero weights").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "clipped gradients and zero shot").empty());
+  EXPECT_TRUE(MatchText(*lexicon, "a baby's cot").empty());
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "DeepSpeed ZeRO stage 3")),
+            std::vector<std::string>{"memory"});
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "two CLIPs and CoT")),
+            (std::vector<std::string>{"vlm", "cot"}));
+  EXPECT_EQ(Ids(*lexicon, MatchText(*lexicon, "gpt models")),
+            std::vector<std::string>{"llm"});
+}
+
 TEST(ConceptLexiconTest, WordsMustBeConsecutive) {
   absl::StatusOr<ConceptLexicon> lexicon = ConceptLexicon::Parse(kThesaurus);
   ASSERT_TRUE(lexicon.ok());

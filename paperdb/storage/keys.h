@@ -66,7 +66,9 @@ namespace paperdb::storage {
 // language models and the bare "convolution" from convolutional networks
 // ("masked language modeling" is no LLM, a graph convolution no CNN).
 // Version 14 indexes 42 more concepts: techniques and phenomena of recent
-// research (grouped-query attention, JEPA, the reversal curse, ...).
+// research (grouped-query attention, JEPA, the reversal curse, ...); and
+// an acronym or mixed-case name spelling an English word names its concept
+// only as written ("ZeRO", not the "zero" of "non-zero").
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.
