@@ -239,15 +239,33 @@ SnippetWindow MakeSnippet(absl::string_view text,
     // A highlight inside a URL (a link to the code, often the name of the
     // method again) counts for its clause but not toward the count: the
     // sentence that names the method is the better snippet.
+    // Linear in the text however many highlights share one run without
+    // spaces (Han or Kana text, each character a word): the spaces are
+    // found once, and each run is searched once.
+    std::vector<size_t> spaces;
+    for (size_t b = 0; b < text.size(); ++b) {
+      if (IsSpaceByte(text[b])) spaces.push_back(b);
+    }
     std::vector<bool> in_url(highlights.size());
+    size_t last_s = SIZE_MAX, last_e = 0;
+    bool last_url = false;
     for (size_t i = 0; i < highlights.size(); ++i) {
-      size_t s = highlights[i].start;
-      while (s > 0 && !IsSpaceByte(text[s - 1])) --s;
-      size_t e = highlights[i].end;
-      while (e < text.size() && !IsSpaceByte(text[e])) ++e;
-      const absl::string_view run = text.substr(s, e - s);
-      in_url[i] =
-          absl::StrContains(run, "://") || absl::StrContains(run, "www.");
+      // The run around the highlight: from after the last space before it
+      // to the first space at or after its end.
+      auto before =
+          std::lower_bound(spaces.begin(), spaces.end(), highlights[i].start);
+      const size_t s = before == spaces.begin() ? 0 : *std::prev(before) + 1;
+      auto after =
+          std::lower_bound(spaces.begin(), spaces.end(), highlights[i].end);
+      const size_t e = after == spaces.end() ? text.size() : *after;
+      if (s != last_s || e != last_e) {
+        const absl::string_view run = text.substr(s, e - s);
+        last_url =
+            absl::StrContains(run, "://") || absl::StrContains(run, "www.");
+        last_s = s;
+        last_e = e;
+      }
+      in_url[i] = last_url;
     }
     size_t counted = 0;  // Highlights in [lo, hi) outside URLs.
     std::pair<size_t, size_t> best_score = {0, 0};  // (Clause weight, count).
