@@ -354,27 +354,32 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
       current = nullptr;
       continue;
     }
-    // A header line standing alone starts a new list: files joined with
-    // cat keep each list's venue and year. So does one naming a year that
+    // A header line naming a year starts a new list where it stands alone,
     // opens a paragraph (a list's header directly above its first abstract)
     // or closes one (under the last line of the list before it, when the
-    // file before had no blank line at its end).
+    // file before had no blank line at its end): files joined with cat keep
+    // each list's venue and year. Without a year, a line such as "See our
+    // full paper list" is text, not the venue of every later abstract.
     const bool closes =
         lines.Peek() == nullptr ||
         text::StripUnicodeWhitespace(lines.Peek()->text).empty();
     const bool opens = current == nullptr;
     std::string next_venue;
     int next_year = 0;
+    // One standing alone that is a header mistyped (a year out of range, a
+    // venue over the limit) is refused as headers are.
     if ((opens || closes) && ParseHeader(stripped, &next_venue, &next_year) &&
-        ((opens && closes) || next_year != 0)) {
+        (next_year != 0 || (opens && closes))) {
       if (absl::Status bad = header_error(line, next_venue, next_year);
           !bad.ok()) {
         return bad;
       }
-      venue = std::move(next_venue);
-      year = next_year;
-      current = nullptr;
-      continue;
+      if (next_year != 0) {
+        venue = std::move(next_venue);
+        year = next_year;
+        current = nullptr;
+        continue;
+      }
     }
     if (current == nullptr) {
       current = &list.abstracts.emplace_back();

@@ -122,12 +122,12 @@ TEST(AbstractListParserTest, HeaderWithAYearAtAParagraphsEdgeStartsAList) {
       "NeurIPS 2023 paper list\n\nSecond.\n\nICML 2022 paper list\nThird\n"
       "wrapped.\n\nFourth, from a curated paper list\nof work.\n\n"
       "Fifth with\nACL 2021 paper list\ninside.\n\nSixth ends in\n"
-      "our paper list\n";
+      "our paper list\n\nSee our full paper list\n";
 
   absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
 
   ASSERT_THAT(list, IsOk());
-  ASSERT_EQ(list->abstracts.size(), 6u);
+  ASSERT_EQ(list->abstracts.size(), 7u);
   EXPECT_EQ(list->abstracts[0].text, "First abstract wrapped.");
   EXPECT_EQ(list->abstracts[0].venue, "ICLR");
   EXPECT_EQ(list->abstracts[1].text, "Second.");
@@ -141,7 +141,9 @@ TEST(AbstractListParserTest, HeaderWithAYearAtAParagraphsEdgeStartsAList) {
             "Fourth, from a curated paper list of work.");
   EXPECT_EQ(list->abstracts[4].text, "Fifth with ACL 2021 paper list inside.");
   EXPECT_EQ(list->abstracts[5].text, "Sixth ends in our paper list");
-  for (size_t i = 3; i < 6; ++i) {
+  // Standing alone without a year: text, not a venue.
+  EXPECT_EQ(list->abstracts[6].text, "See our full paper list");
+  for (size_t i = 3; i < 7; ++i) {
     EXPECT_EQ(list->abstracts[i].venue, "ICML") << i;
     EXPECT_EQ(list->abstracts[i].year, 2022) << i;
   }
