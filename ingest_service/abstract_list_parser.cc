@@ -349,7 +349,12 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
   while (lines.Peek() != nullptr) {
     const Line line = *lines.Peek();
     lines.Advance();
-    const absl::string_view stripped = text::StripUnicodeWhitespace(line.text);
+    absl::string_view stripped = text::StripUnicodeWhitespace(line.text);
+    // A byte order mark starting a line (a file joined on with cat) is no
+    // part of the abstract.
+    if (absl::ConsumePrefix(&stripped, kBom)) {
+      stripped = text::StripUnicodeWhitespace(stripped);
+    }
     if (stripped.empty()) {
       current = nullptr;
       continue;

@@ -122,12 +122,13 @@ TEST(AbstractListParserTest, HeaderWithAYearAtAParagraphsEdgeStartsAList) {
       "NeurIPS 2023 paper list\n\nSecond.\n\nICML 2022 paper list\nThird\n"
       "wrapped.\n\nFourth, from a curated paper list\nof work.\n\n"
       "Fifth with\nACL 2021 paper list\ninside.\n\nSixth ends in\n"
-      "our paper list\n\nSee our full paper list\n";
+      "our paper list\n\nSee our full paper list\n\n\xEF\xBB\xBF"
+      "Eighth.\n";
 
   absl::StatusOr<ParsedAbstractList> list = ParseAbstractList("a.txt", content);
 
   ASSERT_THAT(list, IsOk());
-  ASSERT_EQ(list->abstracts.size(), 7u);
+  ASSERT_EQ(list->abstracts.size(), 8u);
   EXPECT_EQ(list->abstracts[0].text, "First abstract wrapped.");
   EXPECT_EQ(list->abstracts[0].venue, "ICLR");
   EXPECT_EQ(list->abstracts[1].text, "Second.");
@@ -143,7 +144,9 @@ TEST(AbstractListParserTest, HeaderWithAYearAtAParagraphsEdgeStartsAList) {
   EXPECT_EQ(list->abstracts[5].text, "Sixth ends in our paper list");
   // Standing alone without a year: text, not a venue.
   EXPECT_EQ(list->abstracts[6].text, "See our full paper list");
-  for (size_t i = 3; i < 7; ++i) {
+  // A byte order mark a joined file starts with is not text.
+  EXPECT_EQ(list->abstracts[7].text, "Eighth.");
+  for (size_t i = 3; i < 8; ++i) {
     EXPECT_EQ(list->abstracts[i].venue, "ICML") << i;
     EXPECT_EQ(list->abstracts[i].year, 2022) << i;
   }

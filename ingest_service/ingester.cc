@@ -54,6 +54,15 @@ absl::Status CheckFileName(absl::string_view file_name) {
         " is ", text::HiddenCharacterKind(bad->code_point),
         ", which could change how the name is shown"));
   }
+  // " a.txt" would be listed as another file than "a.txt", and look alike.
+  if (text::StripUnicodeWhitespace(file_name) != file_name) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("file name \"", absl::CHexEscape(file_name), "\" ",
+                     text::StripUnicodeWhitespace(file_name).empty()
+                         ? "is only white space"
+                         : "begins or ends with white space",
+                     ", which would look like another name"));
+  }
   return absl::OkStatus();
 }
 

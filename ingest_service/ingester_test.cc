@@ -93,11 +93,17 @@ TEST_F(IngesterTest, RejectsBadFileNames) {
   for (const std::string& name :
        {std::string(""), std::string("lat\xE9.txt"), std::string("a\nb.txt"),
         std::string(2000, 'n'), std::string("c1\xC2\x85.txt"),
-        std::string("rlo\xE2\x80\xAEtxt.exe")}) {
+        std::string("rlo\xE2\x80\xAEtxt.exe"), std::string(" "),
+        std::string("  lead.txt"), std::string("trail.txt "),
+        std::string("\xE3\x80\x80wide.txt")}) {
     EXPECT_THAT(ingester.IngestContent(name, content),
                 StatusIs(absl::StatusCode::kInvalidArgument))
         << name;
   }
+  EXPECT_THAT(ingester.IngestContent("a.txt ", content),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("file name \"a.txt \" begins or ends with "
+                                 "white space")));
   // Names are labels, never paths: these are stored as given.
   EXPECT_THAT(ingester.IngestContent("../../etc/passwd", content), IsOk());
   EXPECT_THAT(ingester.IngestContent("/abs/path.txt", content), IsOk());

@@ -1,6 +1,7 @@
 #include "paperdb/index/field_keys.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "paperdb/text/analyzer.h"
 
 namespace paperdb::index {
@@ -32,7 +33,9 @@ std::string FieldKey(absl::string_view value) {
 }
 
 std::string NameKey(absl::string_view name) {
-  std::string key = FieldKey(name);
+  // U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN are hyphens too.
+  std::string key = absl::StrReplaceAll(
+      FieldKey(name), {{"\xE2\x80\x90", ""}, {"\xE2\x80\x91", ""}});
   std::erase_if(key, [](char c) {
     return c == ' ' || c == '-' || c == '_' || c == '.' || c == '/';
   });

@@ -43,8 +43,9 @@ inline bool IsFieldTerm(absl::string_view term) {
 // control characters collapsed to one ' ', trimmed.
 std::string FieldKey(absl::string_view value);
 
-// The key of a method or dataset name: FieldKey() without spaces, '-', '_',
-// '.' and '/', so that "CIFAR10", "cifar-10" and "CIFAR 10" are one name.
+// The key of a method or dataset name: FieldKey() without spaces, hyphens
+// ('-', U+2010, U+2011), '_', '.' and '/', so that "CIFAR10", "cifar-10"
+// and "CIFAR 10" are one name.
 std::string NameKey(absl::string_view name);
 
 // "\x01" field ":" key "\x1f": every field term of that key starts with it.

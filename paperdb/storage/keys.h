@@ -68,7 +68,8 @@ namespace paperdb::storage {
 // Version 14 indexes 42 more concepts: techniques and phenomena of recent
 // research (grouped-query attention, JEPA, the reversal curse, ...); and
 // an acronym or mixed-case name spelling an English word names its concept
-// only as written ("ZeRO", not the "zero" of "non-zero").
+// only as written ("ZeRO", not the "zero" of "non-zero"); and method and
+// dataset keys drop U+2010 and U+2011 as they drop '-'.
 // What an abstract indexes to (analyzer, stemmer, thesaurus) is part of the
 // format: queries and `verify` analyze text the same way, so a change there
 // is a new version.

@@ -25,6 +25,9 @@ TEST_F(FieldFilterE2eTest, DatasetAndMethodFiltersIgnoreHyphensAndSpaces) {
   ASSERT_GE(canonical, 1);
   EXPECT_EQ(Search("dataset:CIFAR10").total_size(), canonical);
   EXPECT_EQ(Search("dataset:\"cifar 10\"").total_size(), canonical);
+  // U+2010 HYPHEN and U+2011 NON-BREAKING HYPHEN are hyphens.
+  EXPECT_EQ(Search("dataset:CIFAR\u201010").total_size(), canonical);
+  EXPECT_EQ(Search("dataset:CIFAR\u201110").total_size(), canonical);
   EXPECT_EQ(Search("method:stanhopnet").total_size(),
             Search("method:STanHop-Net").total_size());
 }
