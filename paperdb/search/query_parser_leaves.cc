@@ -186,7 +186,11 @@ absl::StatusOr<QueryNode> Parser::ParseWord() {
     const std::string field = absl::AsciiStrToLower(name);
     const bool has_value =
         colon + 1 < word.size() || QuoteAt(text_, start + colon + 1) > 0;
-    if (letters && (has_value || IsField(field))) {
+    // An identifier pasted whole ("arXiv:2310.06625", "doi:10.48550/...")
+    // is words: a name no field has, before a number, is no mistyped field.
+    const bool pasted_id = !IsField(field) && colon + 1 < word.size() &&
+                           absl::ascii_isdigit(word[colon + 1]);
+    if (letters && !pasted_id && (has_value || IsField(field))) {
       return ParseField(field, colon);
     }
   }

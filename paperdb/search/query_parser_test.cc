@@ -506,6 +506,23 @@ TEST(QueryParserTest, FullWidthSyntaxAndOtherQuoteMarksAreSyntax) {
   }
 }
 
+// A name no field has before a number is an identifier pasted whole, read
+// as its words; before a letter it is a mistyped field.
+TEST(QueryParserTest, APastedIdentifierIsWordsNotAnUnknownField) {
+  for (const char* text :
+       {"arXiv:2310.06625", "doi:10.48550/arXiv.2310.06625", "ICLR:2024"}) {
+    absl::StatusOr<Query> query = ParseQuery(text);
+    ASSERT_THAT(query, IsOk()) << text;
+    EXPECT_FALSE(query->MatchesNothing()) << text;
+    EXPECT_NE(query->root.kind, Kind::kField) << text;
+    for (const QueryNode& child : Top(query)) {
+      EXPECT_NE(child.kind, Kind::kField) << text;
+    }
+  }
+  EXPECT_THAT(ErrorOf("venu:ICLR"), HasSubstr("unknown field 'venu'"));
+  EXPECT_THAT(ErrorOf("year:x2024"), HasSubstr("year: expected"));
+}
+
 TEST(QueryParserTest, OnlyStopwordsAndPunctuationMatchNothing) {
   for (const char* text :
        {"", "   ", "the of and", "?!  ...", "-the", "(the)", "the OR a"}) {
