@@ -90,8 +90,8 @@ grpc::Status IngestServiceImpl::DeleteSource(
     return rpc::ToGrpcStatus(auth);
   }
   if (request->file_name().empty()) {
-    return rpc::ToGrpcStatus(
-        absl::InvalidArgumentError("file_name is required"));
+    return rpc::ToGrpcStatus(WithField(
+        absl::InvalidArgumentError("file_name is required"), "file_name"));
   }
   absl::StatusOr<index::DeleteSourceResult> result =
       writer_->DeleteSource(request->file_name());
@@ -110,8 +110,10 @@ grpc::Status IngestServiceImpl::ListSources(
     return rpc::ToGrpcStatus(auth);
   }
   if (request->page_size() < 0) {
-    return rpc::ToGrpcStatus(absl::InvalidArgumentError(absl::StrCat(
-        "page_size must not be negative, got ", request->page_size())));
+    return rpc::ToGrpcStatus(WithField(
+        absl::InvalidArgumentError(absl::StrCat(
+            "page_size must not be negative, got ", request->page_size())),
+        "page_size"));
   }
   const size_t page_size =
       request->page_size() == 0 ? 50 : std::min(request->page_size(), 1000);

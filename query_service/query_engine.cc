@@ -135,9 +135,10 @@ absl::Status QueryEngine::BatchGetPapers(
     const v1::BatchGetPapersRequest& request,
     v1::BatchGetPapersResponse* response) const {
   if (request.names_size() > kMaxBatchGet) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("names: ", request.names_size(), " names, at most ",
-                     kMaxBatchGet, " allowed"));
+    return WithField(absl::InvalidArgumentError(absl::StrCat(
+                         "names: ", request.names_size(), " names, at most ",
+                         kMaxBatchGet, " allowed")),
+                     "names");
   }
   PAPERDB_RETURN_IF_ERROR(CheckPaperMask(request.read_mask()));
   const PaperTrimmer trimmer(request.read_mask());
@@ -267,12 +268,17 @@ absl::Status QueryEngine::SearchPapers(
                            PageSize(request.page_size(), kDefaultSearchPageSize,
                                     kMaxSearchPageSize));
   if (request.snippet_length() < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "snippet_length must not be negative, got ", request.snippet_length()));
+    return WithField(absl::InvalidArgumentError(
+                         absl::StrCat("snippet_length must not be negative, "
+                                      "got ",
+                                      request.snippet_length())),
+                     "snippet_length");
   }
   if (request.facet_size() < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "facet_size must not be negative, got ", request.facet_size()));
+    return WithField(
+        absl::InvalidArgumentError(absl::StrCat(
+            "facet_size must not be negative, got ", request.facet_size())),
+        "facet_size");
   }
   const size_t facet_size =
       static_cast<size_t>(request.facet_size() == 0

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/util/field_mask_util.h"
+#include "paperdb/common/error_details.h"
 #include "paperdb/common/status_macros.h"
 #include "paperdb/index/doc_positions.h"
 #include "paperdb/index/field_terms.h"
@@ -57,11 +58,12 @@ std::vector<NameFilter> NameFiltersOf(const search::QueryNode& node) {
 
 absl::StatusOr<ResultMask> ParseResultMask(
     const google::protobuf::FieldMask& mask) {
-  PAPERDB_RETURN_IF_ERROR(CheckReadMask(
-      v1::SearchResult::descriptor(), mask,
-      "paper.* as in Paper; a repeated field such as paper.sources is named "
-      "whole; \"*\" alone for all; in JSON lowerCamelCase, e.g. "
-      "partialMatch"));
+  PAPERDB_RETURN_IF_ERROR(WithField(
+      CheckReadMask(v1::SearchResult::descriptor(), mask,
+                    "paper.* as in Paper; a repeated field such as "
+                    "paper.sources is named whole; \"*\" alone for all; in "
+                    "JSON lowerCamelCase, e.g. partialMatch"),
+      "read_mask"));
   ResultMask out;
   if (IsFullMask(mask)) return out;
   out = {.all = false,

@@ -43,11 +43,11 @@ absl::StatusOr<uint64_t> CountIn(const storage::Store& store,
 }  // namespace
 
 absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
-                                       absl::string_view field,
+                                       absl::string_view asked,
                                        const std::vector<uint32_t>& matches,
                                        size_t limit,
                                        const CancelFn& cancelled) {
-  field = FacetFieldName(field);
+  const std::string field = FacetFieldName(asked);
   absl::string_view index_field;
   if (field == "venue") {
     index_field = index::kVenueField;
@@ -63,7 +63,7 @@ absl::StatusOr<FacetResult> CountFacet(const storage::Store& store,
     index_field = index::kMethodField;
   } else {
     return WithField(absl::InvalidArgumentError(
-                         absl::StrCat("facet_fields: unknown field '", field,
+                         absl::StrCat("facet_fields: unknown field '", asked,
                                       "': expected one of ", kFacetFields)),
                      "facet_fields");
   }

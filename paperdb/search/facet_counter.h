@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/string_view.h"
 #include "paperdb/search/searcher.h"
 #include "paperdb/storage/store.h"
@@ -32,11 +33,13 @@ struct FacetResult {
 inline constexpr absl::string_view kFacetFields =
     "venue, year, has_code, host, dataset, method";
 
-// The facet field `name` names, as kFacetFields spells it: "hasCode" (as
-// JSON spells field names, and a read_mask must be written) is has_code;
-// any other name is itself.
-inline absl::string_view FacetFieldName(absl::string_view name) {
-  return name == "hasCode" ? "has_code" : name;
+// The facet field `name` names, as kFacetFields spells it: in any case, as
+// field filters are ("VENUE" is venue), and "hasCode" (as JSON spells field
+// names, and a read_mask must be written) is has_code; any other name is
+// itself, lower-cased.
+inline std::string FacetFieldName(absl::string_view name) {
+  std::string field = absl::AsciiStrToLower(name);
+  return field == "hascode" ? "has_code" : field;
 }
 
 // Counts `field`'s values over `matches` (sorted doc ids), keeping the

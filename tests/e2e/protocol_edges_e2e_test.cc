@@ -334,6 +334,64 @@ TEST_F(ProtocolEdgesE2eTest, InvalidArgumentsNameTheirField) {
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
     EXPECT_EQ(BadRequestFieldOf(status), "file_name") << status.error_message();
   }
+  // SearchPapers' numeric and mask fields.
+  struct BadSearch {
+    const char* field;
+    void (*set)(v1::SearchPapersRequest*);
+  };
+  const BadSearch searches[] = {
+      {"snippet_length",
+       [](v1::SearchPapersRequest* r) { r->set_snippet_length(-1); }},
+      {"facet_size", [](v1::SearchPapersRequest* r) { r->set_facet_size(-1); }},
+      {"read_mask",
+       [](v1::SearchPapersRequest* r) {
+         r->mutable_read_mask()->add_paths("paper.colour");
+       }},
+  };
+  for (const BadSearch& bad : searches) {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::SearchPapersRequest request;
+    request.set_query("graph");
+    bad.set(&request);
+    v1::SearchPapersResponse response;
+    const grpc::Status status =
+        query_->SearchPapers(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), bad.field) << status.error_message();
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::BatchGetPapersRequest request;
+    for (int i = 0; i < 1001; ++i) request.add_names("papers/x");
+    v1::BatchGetPapersResponse response;
+    const grpc::Status status =
+        query_->BatchGetPapers(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "names");
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::DeleteSourceRequest request;
+    v1::DeleteSourceResponse response;
+    const grpc::Status status =
+        ingest_->DeleteSource(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "file_name");
+  }
+  {
+    grpc::ClientContext context;
+    SetDeadline(&context);
+    v1::ListSourcesRequest request;
+    request.set_page_size(-1);
+    v1::ListSourcesResponse response;
+    const grpc::Status status =
+        ingest_->ListSources(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_EQ(BadRequestFieldOf(status), "page_size");
+  }
 }
 
 }  // namespace

@@ -472,6 +472,14 @@ TEST_F(SearchLanguageE2eTest, AFacetFieldInLowerCamelCaseIsItsProtoName) {
   EXPECT_EQ(camel.facets(0).DebugString(), snake.facets(0).DebugString());
   ASSERT_GE(camel.facets(0).values_size(), 1);
   EXPECT_GT(camel.facets(0).values(0).count(), 0);
+  // In any case, as field filters are (VENUE:ICLR).
+  request.clear_facet_fields();
+  request.add_facet_fields("HAS_CODE");
+  request.add_facet_fields("Venue");
+  const v1::SearchPapersResponse upper = Search(request);
+  ASSERT_EQ(upper.facets_size(), 2);
+  EXPECT_EQ(upper.facets(0).DebugString(), snake.facets(0).DebugString());
+  EXPECT_EQ(upper.facets(1).field(), "venue");
 }
 
 TEST_F(SearchLanguageE2eTest, OrderByIngestTimePagesInDocOrder) {
