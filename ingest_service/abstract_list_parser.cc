@@ -350,11 +350,6 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
     const Line line = *lines.Peek();
     lines.Advance();
     absl::string_view stripped = text::StripUnicodeWhitespace(line.text);
-    // A byte order mark starting a line (a file joined on with cat) is no
-    // part of the abstract.
-    if (absl::ConsumePrefix(&stripped, kBom)) {
-      stripped = text::StripUnicodeWhitespace(stripped);
-    }
     if (stripped.empty()) {
       current = nullptr;
       continue;
@@ -385,6 +380,12 @@ absl::StatusOr<ParsedAbstractList> ParseAbstractList(
         current = nullptr;
         continue;
       }
+    }
+    // A byte order mark starting a line (a file joined on with cat) is no
+    // part of the abstract; a header line reads its own (ParseHeader()).
+    if (absl::ConsumePrefix(&stripped, kBom)) {
+      stripped = text::StripUnicodeWhitespace(stripped);
+      if (stripped.empty()) continue;
     }
     if (current == nullptr) {
       current = &list.abstracts.emplace_back();
